@@ -1,0 +1,53 @@
+# siltfence: `make run` serves the app with a demo village, `make test` runs the suite.
+# The Makefile finds a Python 3.12 or newer by running each candidate, since a version
+# manager's shim can exist and still fail.
+
+SHELL := /bin/bash
+VENV := .venv
+BIN := $(VENV)/bin
+PY_CANDIDATES := $(PYTHON) python3.13 python3.12 python3 \
+  $(wildcard $(shell pyenv root 2>/dev/null)/versions/3.1[2-9]*/bin/python3)
+PYTHON_FOUND := $(firstword $(foreach p,$(PY_CANDIDATES),$(shell $(p) -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1 && echo $(p))))
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint typecheck test-unit test-postgres test-browser bench install clean
+
+$(BIN)/.installed: pyproject.toml
+	@if [ -z "$(PYTHON_FOUND)" ]; then echo "siltfence needs Python 3.12 or newer; none was found (set PYTHON=/path/to/python3.12)." >&2; exit 1; fi
+	@test -x $(BIN)/python || $(PYTHON_FOUND) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $@
+
+install: $(BIN)/.installed
+
+run: install
+	$(BIN)/python -m siltfence.manage migrate --noinput
+	$(BIN)/python -m siltfence.manage demo_load
+	$(BIN)/python -m siltfence.manage runserver $(HOST):$(PORT)
+
+lint: install
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+
+typecheck: install
+	$(BIN)/mypy
+
+# The whole suite on SQLite, with lint and type checks first. The browser tests run
+# here too when Chromium is installed; .ci/run installs it and makes them mandatory.
+test: lint typecheck
+	$(BIN)/python -m pytest
+
+test-postgres: install
+	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} \
+	  $(BIN)/python -m pytest tests/integration tests/e2e -m "not browser"
+
+test-browser: install
+	$(BIN)/python -m pytest tests/e2e -m browser
+
+bench: install
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,190 @@
+"""A small declarative checker for the ordinance data files.
+
+The files are the law as data, edited by hand by people who are not programmers. The
+checker refuses anything it does not expect: an unknown key, a missing key, a wrong
+type, a date that is not a date, a citation that is not in the section map, a unit that
+does not fit. Each refusal names the file, the dotted key and the fix.
+
+A spec is written in plain Python values:
+
+- ``str``, ``bool``, ``int``, ``float`` (any number), ``date``: a value of that type;
+- a ``dict`` of key -> spec: a mapping with exactly those keys; a key ending in ``?``
+  may be left out;
+- ``[spec]``: a list whose items each match ``spec``;
+- ``MapOf(spec)``: a mapping of any text keys to values matching ``spec``;
+- ``DatedValues(spec)``: a mapping keyed by effective dates (YYYY-MM-DD);
+- ``OneOf("a", "b")``: one of the listed words;
+- ``Citation``, ``Condition``, ``Nullable(spec)``: see their docstrings.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from siltfence.core.errors import OrdinanceFileError
+
+# § 413-7A(3), § 135-4A(1)(b), § 413-7B(5)(c)[2], § 413-4, § 135-13
+ORDINANCE_CITATION = re.compile(
+    r"^§ (?P<chapter>\d+)-(?P<section>\d+)(?P<rest>(?:[A-Z](?:\(\d+\)(?:\([a-z]+\))?(?:\[\d+\])?)?)?)$"
+)
+# Provisions outside the chapters: state statutes, administrative code, federal rules,
+# and the villages' general provisions.
+EXTERNAL_CITATION = re.compile(
+    r"^(§§? [\d.()a-z, and]+ Wis\. Stats\.|(§ )?NR [\d.]+(\([\da-z]+\))* Wis\. Adm\. Code"
+    r"|Subch\. [IVX]+ of Ch\. \d+, Wis\. Stats\.|Ch\. \d+,? Wis\. Stats\.|40 CFR Part \d+"
+    r"|(Village of [A-Z][a-z]+( [A-Z][a-z]+)* )?Code Ch\. \d+[^§]*|WDNR Pub\. WR-222.*"
+    r"|Village of New Glarus Erosion Control and Stormwater Management Requirements)$"
+)
+
+
+@dataclass(frozen=True)
+class MapOf:
+    value: Any
+
+
+@dataclass(frozen=True)
+class DatedValues:
+    value: Any
+
+
+@dataclass(frozen=True)
+class OneOf:
+    words: tuple[str, ...]
+
+    def __init__(self, *words: str) -> None:
+        object.__setattr__(self, "words", words)
+
+
+@dataclass(frozen=True)
+class Nullable:
+    value: Any
+
+
+class Citation:
+    """A section of this chapter (``§ 413-7A(3)``) or a named outside provision."""
+
+
+class Condition:
+    """A test of the project's facts; see ``siltfence.core.rules.conditions``."""
+
+
+@dataclass
+class Context:
+    file: str
+    citations: list[tuple[str, str]]  # (dotted key, citation) to check against the section map
+    conditions: list[tuple[str, Any]]  # (dotted key, condition) to check against facts/parameters
+
+
+Check = Callable[[Any, str, Context], None]
+
+
+def fail(ctx: Context, key: str, reason: str) -> OrdinanceFileError:
+    return OrdinanceFileError(ctx.file, key or "(top level)", reason)
+
+
+def _join(path: str, key: object) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else str(key)
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, datetime.date):
+        return "a date"
+    if isinstance(value, str):
+        return f"text {value!r}" if len(value) < 40 else "text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__
+
+
+def check(value: Any, spec: Any, path: str, ctx: Context) -> None:
+    if isinstance(spec, Nullable):
+        if value is not None:
+            check(value, spec.value, path, ctx)
+        return
+    if value is None:
+        raise fail(ctx, path, "has no value; write one or remove the key")
+    if spec is str:
+        if not isinstance(value, str) or not value.strip():
+            raise fail(ctx, path, f"expected text, got {_type_name(value)}")
+    elif spec is bool:
+        if not isinstance(value, bool):
+            raise fail(ctx, path, f"expected true or false, got {_type_name(value)}")
+    elif spec is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise fail(ctx, path, f"expected a whole number, got {_type_name(value)}")
+    elif spec is float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise fail(ctx, path, f"expected a number, got {_type_name(value)}")
+    elif spec is datetime.date:
+        _check_date(value, path, ctx)
+    elif spec is Citation:
+        if not isinstance(value, str):
+            raise fail(ctx, path, f"expected a citation like '§ 413-7A(3)', got {_type_name(value)}")
+        ctx.citations.append((path, value))
+    elif spec is Condition:
+        ctx.conditions.append((path, value))
+    elif isinstance(spec, OneOf):
+        if value not in spec.words:
+            raise fail(ctx, path, f"expected one of {', '.join(spec.words)}; got {value!r}")
+    elif isinstance(spec, list):
+        if not isinstance(value, list):
+            raise fail(ctx, path, f"expected a list, got {_type_name(value)}")
+        for index, item in enumerate(value):
+            check(item, spec[0], _join(path, index), ctx)
+    elif isinstance(spec, MapOf):
+        if not isinstance(value, dict):
+            raise fail(ctx, path, f"expected a mapping, got {_type_name(value)}")
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise fail(ctx, _join(path, key), "keys here must be names (text)")
+            check(item, spec.value, _join(path, key), ctx)
+    elif isinstance(spec, DatedValues):
+        if not isinstance(value, dict) or not value:
+            raise fail(ctx, path, "expected values keyed by their effective date (YYYY-MM-DD)")
+        for key, item in value.items():
+            _check_date(key, _join(path, key), ctx)
+            check(item, spec.value, _join(path, key), ctx)
+    elif isinstance(spec, dict):
+        _check_mapping(value, spec, path, ctx)
+    elif callable(spec):
+        spec(value, path, ctx)
+    else:  # pragma: no cover - a programming error in a spec, not bad data
+        raise TypeError(f"unknown spec {spec!r}")
+
+
+def _check_date(value: Any, path: str, ctx: Context) -> None:
+    if isinstance(value, datetime.datetime) or not isinstance(value, datetime.date):
+        raise fail(ctx, path, f"expected a date written YYYY-MM-DD, got {_type_name(value)}")
+
+
+def _check_mapping(value: Any, spec: Mapping[str, Any], path: str, ctx: Context) -> None:
+    if not isinstance(value, dict):
+        raise fail(ctx, path, f"expected a mapping, got {_type_name(value)}")
+    allowed = {key.rstrip("?"): key.endswith("?") for key in spec}
+    for key in value:
+        if key not in allowed:
+            raise fail(
+                ctx,
+                _join(path, key),
+                f"unknown key; expected one of {', '.join(sorted(allowed))}",
+            )
+    for key, optional in allowed.items():
+        if key not in value:
+            if not optional:
+                raise fail(ctx, _join(path, key), "is required but missing")
+            continue
+        check(value[key], spec[key + ("?" if optional else "")], _join(path, key), ctx)

@@ -1,0 +1,118 @@
+"""Quantities with units, parsed by pint.
+
+A fact may be a plain number in its default unit, or a string with a unit that pint
+knows ("1.2 acre", "500 m^2", "420 yd^3"). pint costs about a third of a second to
+import, so it is loaded only when a string with a unit arrives: a determination given
+plain numbers never pays for it (DESIGN.md budget: a cold CLI determination under 0.3 s).
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from typing import Any
+
+# The public contract's default units, written the way pint reads them, with the
+# dimension pint reports for each and the words used in sentences.
+UNITS: dict[str, tuple[str, str, str]] = {
+    # key: (pint unit, pint dimensionality, short label)
+    "ft**2": ("foot ** 2", "[length] ** 2", "sq ft"),
+    "yd**3": ("yard ** 3", "[length] ** 3", "cu yd"),
+    "ft": ("foot", "[length]", "ft"),
+    "acre": ("acre", "[length] ** 2", "acres"),
+    "inch": ("inch", "[length]", "in"),
+    "day": ("day", "[time]", "days"),
+    "hour": ("hour", "[time]", "hours"),
+    "ft/s": ("foot / second", "[length] / [time]", "ft/s"),
+    "um": ("micrometer", "[length]", "µm"),
+    "percent": ("percent", "", "%"),
+    "USD": ("", "", "$"),
+}
+
+
+@cache
+def _registry() -> Any:
+    import pint
+
+    return pint.UnitRegistry(cache_folder=":auto:")
+
+
+class UnitMismatch(ValueError):
+    pass
+
+
+def to_unit(value: object, unit: str) -> float:
+    """Return ``value`` as a float in ``unit`` (a key of ``UNITS``).
+
+    Raises ``UnitMismatch`` with a readable reason for anything else.
+    """
+    if isinstance(value, bool):
+        raise UnitMismatch(f"expected a number in {unit} or a string with a unit, got {value!r}")
+    if isinstance(value, int | float):
+        number = float(value)
+    elif isinstance(value, str):
+        number = _parse_string(value, unit)
+    else:
+        raise UnitMismatch(
+            f"expected a number in {unit} or a string with a unit, got {type(value).__name__}"
+        )
+    if not math.isfinite(number):
+        raise UnitMismatch(f"expected a finite number, got {value!r}")
+    if number < 0:
+        raise UnitMismatch(f"cannot be negative, got {value!r}")
+    return number
+
+
+def _parse_string(text: str, unit: str) -> float:
+    stripped = text.strip()
+    try:
+        return float(stripped.replace(",", ""))
+    except ValueError:
+        pass
+    import pint
+
+    pint_unit, dimension, _label = UNITS[unit]
+    registry = _registry()
+    try:
+        quantity = registry.Quantity(stripped)
+    except (pint.errors.PintError, ValueError, TypeError, AttributeError, SyntaxError) as exc:
+        raise UnitMismatch(f"could not read {text!r} as a quantity ({exc})") from None
+    if not isinstance(quantity, registry.Quantity):
+        return float(quantity)
+    if quantity.dimensionless and dimension:
+        raise UnitMismatch(f"{text!r} has no unit; give a number in {unit} or add a unit")
+    if not quantity.check(dimension or "[]"):
+        raise UnitMismatch(
+            f"{text!r} is not a {describe_dimension(dimension)}; expected a unit like {unit}"
+        )
+    return float(quantity.to(pint_unit).magnitude)
+
+
+def describe_dimension(dimension: str) -> str:
+    return {
+        "[length] ** 2": "area",
+        "[length] ** 3": "volume",
+        "[length]": "length",
+        "[time]": "duration",
+        "[length] / [time]": "velocity",
+    }.get(dimension, dimension or "pure number")
+
+
+def check_unit_name(unit: str) -> None:
+    """Raise ``UnitMismatch`` if ``unit`` is not one this project uses."""
+    if unit not in UNITS:
+        raise UnitMismatch(f"unknown unit {unit!r}; use one of {', '.join(sorted(UNITS))}")
+
+
+def label(unit: str) -> str:
+    return UNITS[unit][2]
+
+
+def format_quantity(value: float, unit: str) -> str:
+    """``5000.0, 'ft**2'`` -> ``'5,000 sq ft'``; ``1.5, 'acre'`` -> ``'1.5 acres'``."""
+    text = f"{value:,.0f}" if float(value).is_integer() else f"{value:,.2f}".rstrip("0")
+    if unit == "USD":
+        return f"${text}"
+    if unit == "acre" and value == 1:
+        return "1 acre"
+    return f"{text} {label(unit)}"
