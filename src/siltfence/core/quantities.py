@@ -116,3 +116,22 @@ def format_quantity(value: float, unit: str) -> str:
     if unit == "acre" and value == 1:
         return "1 acre"
     return f"{text} {label(unit)}"
+
+
+# Exact conversions between the units the ordinance data uses, so that comparing a fact
+# with a threshold never needs pint (1 acre is 43,560 sq ft by definition; 1 yd = 3 ft).
+_EXACT: dict[tuple[str, str], float] = {
+    ("acre", "ft**2"): 43_560.0,
+    ("day", "hour"): 24.0,
+}
+
+
+def convert_between(value: float, source: str, target: str) -> float | None:
+    """``value`` in ``source`` expressed in ``target``; None if the units do not fit."""
+    if source == target:
+        return value
+    if (source, target) in _EXACT:
+        return value * _EXACT[(source, target)]
+    if (target, source) in _EXACT:
+        return value / _EXACT[(target, source)]
+    return None

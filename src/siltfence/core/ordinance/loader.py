@@ -1,0 +1,583 @@
+"""Load a jurisdiction's ordinance folder strictly.
+
+A folder ``ordinances/<id>/`` holds ``jurisdiction.yaml``, ``sections.yaml``,
+``parameters.yaml`` and ``rules.yaml``. Each is checked against the specs below; the
+first problem found stops the load with the file, the dotted key and the reason.
+Beyond the shapes, the loader checks what ties the files together: every citation of
+the chapter names a section of its map, every condition names a known fact and a
+known parameter whose unit fits the fact, and every value carries a citation.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import re
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from siltfence.core.errors import OrdinanceFileError, UnknownJurisdiction
+from siltfence.core.facts import FACTS
+from siltfence.core.ordinance.model import (
+    Ordinance,
+    Parameter,
+    ParameterValue,
+    Section,
+    Version,
+)
+from siltfence.core.ordinance.schema import (
+    EXTERNAL_CITATION,
+    ORDINANCE_CITATION,
+    Citation,
+    Condition,
+    Context,
+    DatedValues,
+    MapOf,
+    Nullable,
+    OneOf,
+    check,
+)
+from siltfence.core.ordinance.yamlfile import read_yaml
+from siltfence.core.quantities import UNITS, convert_between
+
+FILES = ("jurisdiction.yaml", "sections.yaml", "parameters.yaml", "rules.yaml")
+DUTY_KINDS = (
+    "review_decision",
+    "re_review_decision",
+    "start_notice",
+    "measure_completion_notice",
+    "rain_inspection",
+    "weekly_inspection",
+    "municipal_inspection",
+    "stabilization",
+)
+ACTIONS = (
+    "revoke_permit",
+    "request_cease_and_desist",
+    "issue_notice_of_intent",
+    "begin_village_work",
+    "certify_special_assessment",
+)
+PLAN_KINDS = ("control_plan", "control_plan_statement", "erosion_and_sediment_control_plan")
+_ID = r"[a-z][a-z0-9-]*"
+
+JURISDICTION_SPEC = {
+    "id": str,
+    "name": str,
+    "state": str,
+    "county": str,
+    "time_zone": str,
+    "chapter": str,
+    "title": str,
+    "source": str,
+    "history": str,
+    "adopted": datetime.date,
+    "versions": [{"effective": datetime.date, "title": str, "note": str}],
+    "authority": {"title": str, "citation": Citation},
+    "appeals_body": {"title": str, "citation": Citation},
+    "words": MapOf(str),
+    "time_counting": {
+        "rule": OneOf("wis-stats-990-001-4", "new-glarus-code-ch1-c"),
+        "citation": Citation,
+        "stands_in": bool,
+        "says": str,
+        "holidays": OneOf("wisconsin-legal-holidays"),
+    },
+    "office_calendar": {
+        "business_days": bool,
+        "closures_seeded_from": OneOf("wisconsin-legal-holidays"),
+    },
+}
+
+SECTIONS_SPEC = [
+    {
+        "section": str,
+        "heading": str,
+        "reconstructed": bool,
+        "received?": bool,
+        "text": Nullable(str),
+        "note?": str,
+    }
+]
+
+PARAMETER_SPEC = MapOf(
+    {
+        "description": str,
+        "unit": OneOf(*UNITS, "month-day"),
+        "values": DatedValues(
+            {
+                "value": Nullable(lambda v, p, c: None),  # typed against the unit below
+                "citation": Citation,
+                "text": str,
+                "not_in_text?": str,
+            }
+        ),
+    }
+)
+
+_FINDING_RULE = {
+    "id": str,
+    "citation": Citation,
+    "when": Condition,
+    "holds?": str,
+    "fails?": str,
+    "notwithstanding?": [str],
+    "overridden_by?": [str],
+}
+_NOTE = {
+    "id": str,
+    "citations": [Citation],
+    "when?": Condition,
+    "when_applies?": bool,
+    "says": str,
+}
+RULES_SPEC = {
+    "territory": [
+        {
+            "location": OneOf(*FACTS["location"].choices),
+            "covered": bool,
+            "citation": Citation,
+            "says": str,
+            "gap?": str,
+        }
+    ],
+    "triggers": [_FINDING_RULE],
+    "exemptions": [_FINDING_RULE],
+    "plans": [
+        {
+            "kind": OneOf(*PLAN_KINDS),
+            "citation": Citation,
+            "when?": Condition,
+            "says": str,
+            "contents": [{"item": str, "citation": Citation}],
+        }
+    ],
+    "requirements": [{"id": str, "citation": Citation, "when?": Condition, "says": str}],
+    "notes": [_NOTE],
+    "gaps": [
+        {
+            **_NOTE,
+            "number": int,
+            "topic?": OneOf("duties", "inspections", "enforcement"),
+        }
+    ],
+    "design_storms?": {
+        "citation": Citation,
+        "text": str,
+        "storms": [{"duration_hours": float, "intensity_in_per_hour": float, "total_inches": float}],
+    },
+    "clocks": [
+        {
+            "kind": OneOf(*DUTY_KINDS),
+            "from_event": str,
+            "period": str,
+            "days": OneOf("calendar", "business"),
+            "citation": Citation,
+            "says": str,
+        }
+    ],
+    "permit": {
+        "duration": str,
+        "extension_max": str,
+        "citation": Citation,
+        "surety_citation": Citation,
+        "surety": str,
+        "amendment_citation": Citation,
+        "amendment": str,
+    },
+    "permit_conditions": [{"id": str, "citation": Citation, "says": str}],
+    "duties": [
+        {
+            "kind": OneOf(*DUTY_KINDS),
+            "party": OneOf("permittee", "authority"),
+            "event": str,
+            "relation": OneOf("after", "before", "every"),
+            "period?": str,
+            "threshold?": str,
+            "citation": Citation,
+        }
+    ],
+    "municipal_inspections?": {
+        "citation": Citation,
+        "seasons": [{"from": str, "to": str, "at_least": int, "per": OneOf("month", "season")}],
+        "without_permit": str,
+    },
+    "enforcement": {
+        "stop_work_order": {
+            "citation": Citation,
+            "grounds": [{"id": str, "citation": Citation, "says": str}],
+        },
+        "actions": [
+            {
+                "action": OneOf(*ACTIONS),
+                "after_event": str,
+                "wait?": str,
+                "requires_permit?": bool,
+                "citation": Citation,
+                "says": str,
+            }
+        ],
+        "retraction": {"citation": Citation, "by": [str], "says": str},
+        "forfeiture": {
+            "min": str,
+            "max": str,
+            "per_day": bool,
+            "plus_costs": bool,
+            "citation": Citation,
+            "says": str,
+        },
+        "injunction": {"citation": Citation, "says": str},
+    },
+    "appeals": {
+        "body": str,
+        "citation": Citation,
+        "says": str,
+        "who_may_appeal": [str],
+        "who_citation": Citation,
+        "not_appealable": [{"what": str, "citation": Citation}],
+    },
+}
+
+
+def ordinances_root() -> Path:
+    """Where the ordinance folders are: ``$SILTFENCE_ORDINANCES``, else the installed data."""
+    override = os.environ.get("SILTFENCE_ORDINANCES")
+    if override:
+        return Path(override)
+    installed = Path(__file__).resolve().parents[2] / "ordinances"
+    if installed.is_dir():
+        return installed
+    # An editable install runs from the source tree, where the data sits at the top.
+    return Path(__file__).resolve().parents[4] / "ordinances"
+
+
+def jurisdiction_ids(root: Path | None = None) -> list[str]:
+    base = root or ordinances_root()
+    return sorted(p.name for p in base.iterdir() if (p / "jurisdiction.yaml").is_file())
+
+
+@cache
+def load(jurisdiction_id: str) -> Ordinance:
+    """The ordinance of a jurisdiction, loaded once per process."""
+    ids = jurisdiction_ids()
+    if jurisdiction_id not in ids:
+        raise UnknownJurisdiction(jurisdiction_id, ids)
+    return load_folder(ordinances_root() / jurisdiction_id)
+
+
+def load_all() -> list[Ordinance]:
+    return [load(jid) for jid in jurisdiction_ids()]
+
+
+def load_folder(folder: Path) -> Ordinance:
+    """Load and check one jurisdiction folder; raises ``OrdinanceFileError``."""
+    raw: dict[str, Any] = {}
+    contexts: dict[str, Context] = {}
+    specs = {
+        "jurisdiction.yaml": JURISDICTION_SPEC,
+        "sections.yaml": SECTIONS_SPEC,
+        "parameters.yaml": PARAMETER_SPEC,
+        "rules.yaml": RULES_SPEC,
+    }
+    for name in FILES:
+        display = f"{folder.name}/{name}"
+        path = folder / name
+        if not path.is_file():
+            raise OrdinanceFileError(display, "", "is missing from the jurisdiction folder")
+        data = read_yaml(path, display)
+        ctx = Context(display, [], [])
+        check(data, specs[name], "", ctx)
+        raw[name] = data
+        contexts[name] = ctx
+
+    jurisdiction = raw["jurisdiction.yaml"]
+    ctx = contexts["jurisdiction.yaml"]
+    if jurisdiction["id"] != folder.name:
+        raise OrdinanceFileError(
+            ctx.file, "id", f"is {jurisdiction['id']!r} but the folder is {folder.name!r}"
+        )
+    _check_time_zone(jurisdiction["time_zone"], ctx)
+    versions = tuple(Version(**v) for v in jurisdiction["versions"])
+    if not versions:
+        raise OrdinanceFileError(ctx.file, "versions", "needs at least one version")
+    for index, (a, b) in enumerate(zip(versions, versions[1:], strict=False)):
+        if b.effective <= a.effective:
+            raise OrdinanceFileError(ctx.file, f"versions[{index + 1}]", "dates must ascend")
+
+    sections = _sections(raw["sections.yaml"], jurisdiction["chapter"], contexts["sections.yaml"])
+    parameters = _parameters(raw["parameters.yaml"], jurisdiction, contexts["parameters.yaml"])
+    numbers = {s.number for s in sections}
+    for name, context in contexts.items():
+        _check_citations(context, jurisdiction["chapter"], numbers)
+        if name == "rules.yaml":
+            _check_conditions(context, parameters)
+    _check_rule_references(raw["rules.yaml"], parameters, contexts["rules.yaml"])
+
+    return Ordinance(
+        id=jurisdiction["id"],
+        name=jurisdiction["name"],
+        state=jurisdiction["state"],
+        county=jurisdiction["county"],
+        time_zone=jurisdiction["time_zone"],
+        chapter=jurisdiction["chapter"],
+        title=jurisdiction["title"],
+        history=jurisdiction["history"],
+        adopted=jurisdiction["adopted"],
+        versions=versions,
+        authority=MappingProxyType(jurisdiction["authority"]),
+        appeals_body=MappingProxyType(jurisdiction["appeals_body"]),
+        words=MappingProxyType(jurisdiction["words"]),
+        time_counting=MappingProxyType(jurisdiction["time_counting"]),
+        office_calendar=MappingProxyType(jurisdiction["office_calendar"]),
+        sections=sections,
+        parameters=MappingProxyType(parameters),
+        rules=MappingProxyType(raw["rules.yaml"]),
+        folder=folder,
+    )
+
+
+def _check_time_zone(name: str, ctx: Context) -> None:
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise OrdinanceFileError(
+            ctx.file, "time_zone", f"{name!r} is not a time zone (e.g. America/Chicago)"
+        ) from None
+
+
+def _sections(items: list[dict[str, Any]], chapter: str, ctx: Context) -> tuple[Section, ...]:
+    seen: set[str] = set()
+    sections = []
+    for index, item in enumerate(items):
+        key = f"[{index}].section"
+        number = item["section"]
+        if not re.fullmatch(rf"{chapter}-\d+", number):
+            raise OrdinanceFileError(ctx.file, key, f"{number!r} is not a section of Ch. {chapter}")
+        if number in seen:
+            raise OrdinanceFileError(ctx.file, key, f"section {number} appears twice")
+        seen.add(number)
+        received = item.get("received", True)
+        if received and not item["text"]:
+            raise OrdinanceFileError(ctx.file, f"[{index}].text", "a received section needs text")
+        if not received and not item.get("note"):
+            raise OrdinanceFileError(
+                ctx.file, f"[{index}].note", "a section not received needs a note saying so"
+            )
+        sections.append(
+            Section(
+                number=number,
+                heading=item["heading"],
+                reconstructed=item["reconstructed"],
+                text=item["text"],
+                received=received,
+                note=item.get("note"),
+            )
+        )
+    return tuple(sections)
+
+
+def _parameters(
+    raw: Mapping[str, Any], jurisdiction: Mapping[str, Any], ctx: Context
+) -> dict[str, Parameter]:
+    parameters = {}
+    adopted = jurisdiction["adopted"]
+    for name, entry in raw.items():
+        if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
+            raise OrdinanceFileError(ctx.file, name, "parameter names are lower_snake_case")
+        values = []
+        for effective in sorted(entry["values"]):
+            item = entry["values"][effective]
+            key = f"{name}.values.{effective}"
+            if effective < adopted:
+                raise OrdinanceFileError(
+                    ctx.file, key, f"takes effect before the chapter's adoption ({adopted})"
+                )
+            value = item["value"]
+            if value is None:
+                if "not_in_text" not in item:
+                    raise OrdinanceFileError(
+                        ctx.file,
+                        f"{key}.value",
+                        "has no value; say why in not_in_text (an amount the chapter leaves "
+                        "to another document), or give the value",
+                    )
+            elif entry["unit"] == "month-day":
+                if not (isinstance(value, str) and _is_month_day(value)):
+                    raise OrdinanceFileError(
+                        ctx.file, f"{key}.value", f"expected a month-day 'MM-DD', got {value!r}"
+                    )
+            elif isinstance(value, bool) or not isinstance(value, int | float):
+                raise OrdinanceFileError(
+                    ctx.file, f"{key}.value", f"expected a number in {entry['unit']}, got {value!r}"
+                )
+            values.append(
+                ParameterValue(
+                    effective=effective,
+                    value=value if isinstance(value, str | None) else float(value),
+                    citation=item["citation"],
+                    text=item["text"],
+                    not_in_text=item.get("not_in_text"),
+                )
+            )
+        parameters[name] = Parameter(name, entry["description"], entry["unit"], tuple(values))
+    return parameters
+
+
+def _is_month_day(text: str) -> bool:
+    try:
+        datetime.date.fromisoformat(f"2000-{text}")
+    except ValueError:
+        return False
+    return bool(re.fullmatch(r"\d\d-\d\d", text))
+
+
+def _check_citations(ctx: Context, chapter: str, sections: set[str]) -> None:
+    for key, citation in ctx.citations:
+        match = ORDINANCE_CITATION.match(citation)
+        if match:
+            number = f"{match['chapter']}-{match['section']}"
+            if match["chapter"] != chapter:
+                raise OrdinanceFileError(
+                    ctx.file, key, f"{citation!r} cites another chapter than Ch. {chapter}"
+                )
+            if number not in sections:
+                raise OrdinanceFileError(
+                    ctx.file, key, f"{citation!r} cites § {number}, which the section map lacks"
+                )
+        elif not EXTERNAL_CITATION.match(citation):
+            raise OrdinanceFileError(
+                ctx.file,
+                key,
+                f"{citation!r} is not a citation; write '§ {chapter}-7A(3)' for this chapter, "
+                "or name a statute ('§ 283.33 Wis. Stats.') or rule ('NR 216.42 Wis. Adm. Code')",
+            )
+
+
+_COMPARISONS = ("at_least", "more_than", "less_than", "at_most", "equals")
+
+
+def _check_conditions(ctx: Context, parameters: Mapping[str, Parameter]) -> None:
+    for key, condition in ctx.conditions:
+        _check_condition(condition, key, ctx, parameters)
+
+
+def _check_condition(
+    cond: Any, key: str, ctx: Context, parameters: Mapping[str, Parameter]
+) -> None:
+    if not isinstance(cond, dict) or len(cond) == 0:
+        raise OrdinanceFileError(ctx.file, key, "a condition is a mapping such as {fact: ..., is: true}")
+    if "all" in cond or "any" in cond:
+        (op,) = cond.keys() if len(cond) == 1 else (None,)
+        if op not in ("all", "any") or not isinstance(cond[op], list) or not cond[op]:
+            raise OrdinanceFileError(ctx.file, key, "'all'/'any' take a non-empty list, alone")
+        for index, sub in enumerate(cond[op]):
+            _check_condition(sub, f"{key}.{op}[{index}]", ctx, parameters)
+        return
+    if "not" in cond:
+        if len(cond) != 1:
+            raise OrdinanceFileError(ctx.file, key, "'not' stands alone")
+        _check_condition(cond["not"], f"{key}.not", ctx, parameters)
+        return
+    fact = cond.get("fact")
+    if fact not in FACTS:
+        raise OrdinanceFileError(
+            ctx.file, f"{key}.fact", f"{fact!r} is not a fact of the public contract"
+        )
+    spec = FACTS[fact]
+    ops = [k for k in cond if k != "fact"]
+    if len(ops) != 1:
+        raise OrdinanceFileError(ctx.file, key, "give exactly one test besides 'fact'")
+    op = ops[0]
+    value = cond[op]
+    where = f"{key}.{op}"
+    if op == "is":
+        if spec.kind != "bool" or not isinstance(value, bool):
+            raise OrdinanceFileError(ctx.file, where, f"'is' tests a true/false fact; {fact} is not")
+    elif op in ("in", "not_in"):
+        if spec.kind != "choice" or not isinstance(value, list):
+            raise OrdinanceFileError(ctx.file, where, f"'{op}' takes a list of {fact}'s choices")
+        for choice in value:
+            if choice not in spec.choices:
+                raise OrdinanceFileError(
+                    ctx.file, where, f"{choice!r} is not one of {', '.join(spec.choices)}"
+                )
+    elif op in _COMPARISONS:
+        if spec.kind != "quantity":
+            raise OrdinanceFileError(ctx.file, where, f"'{op}' compares a quantity; {fact} is not")
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return  # a literal in the fact's own unit
+        if value not in parameters:
+            raise OrdinanceFileError(ctx.file, where, f"names no parameter: {value!r}")
+        unit = parameters[value].unit
+        assert spec.unit is not None
+        if unit not in UNITS or convert_between(1.0, unit, spec.unit) is None:
+            raise OrdinanceFileError(
+                ctx.file,
+                where,
+                f"parameter {value} is in {unit}, which does not fit {fact} ({spec.unit})",
+            )
+    else:
+        raise OrdinanceFileError(
+            ctx.file,
+            where,
+            f"unknown test {op!r}; use is, in, not_in, {', '.join(_COMPARISONS)}",
+        )
+
+
+def _check_rule_references(
+    rules: Mapping[str, Any], parameters: Mapping[str, Parameter], ctx: Context
+) -> None:
+    """Names used in rules.yaml point at parameters and rules that exist."""
+    refs: list[tuple[str, str]] = []
+    for index, clock in enumerate(rules["clocks"]):
+        refs.append((f"clocks[{index}].period", clock["period"]))
+    refs += [("permit.duration", rules["permit"]["duration"])]
+    refs += [("permit.extension_max", rules["permit"]["extension_max"])]
+    for index, duty in enumerate(rules["duties"]):
+        for field in ("period", "threshold"):
+            if field in duty:
+                refs.append((f"duties[{index}].{field}", duty[field]))
+    for index, action in enumerate(rules["enforcement"]["actions"]):
+        if "wait" in action:
+            refs.append((f"enforcement.actions[{index}].wait", action["wait"]))
+    forfeiture = rules["enforcement"]["forfeiture"]
+    refs += [("enforcement.forfeiture.min", forfeiture["min"])]
+    refs += [("enforcement.forfeiture.max", forfeiture["max"])]
+    for key, name in refs:
+        if name not in parameters:
+            raise OrdinanceFileError(ctx.file, key, f"names no parameter: {name!r}")
+
+    ids: set[str] = set()
+    for group in ("triggers", "exemptions", "requirements", "notes", "gaps"):
+        for index, rule in enumerate(rules[group]):
+            if not re.fullmatch(_ID, rule["id"]):
+                raise OrdinanceFileError(
+                    ctx.file, f"{group}[{index}].id", "ids are lower-case-with-hyphens"
+                )
+            if rule["id"] in ids and group != "requirements":
+                raise OrdinanceFileError(
+                    ctx.file, f"{group}[{index}].id", f"{rule['id']!r} is used twice"
+                )
+            ids.add(rule["id"])
+    triggers = {t["id"] for t in rules["triggers"]}
+    gaps = {g["id"] for g in rules["gaps"]}
+    for group, field, known in (
+        ("triggers", "notwithstanding", triggers),
+        ("exemptions", "overridden_by", triggers),
+    ):
+        for index, rule in enumerate(rules[group]):
+            for name in rule.get(field, []):
+                if name not in known:
+                    raise OrdinanceFileError(
+                        ctx.file, f"{group}[{index}].{field}", f"names no trigger: {name!r}"
+                    )
+    for index, place in enumerate(rules["territory"]):
+        if "gap" in place and place["gap"] not in gaps:
+            raise OrdinanceFileError(
+                ctx.file, f"territory[{index}].gap", f"names no gap: {place['gap']!r}"
+            )

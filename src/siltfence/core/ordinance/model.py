@@ -1,0 +1,129 @@
+"""The ordinance as loaded: a jurisdiction, its section map, its dated parameters and rules.
+
+Everything here is immutable and was checked by the loader, so the rules engine can
+trust it. ``rules`` keeps the structure of ``rules.yaml`` (plain mappings), because it
+is read by the engines that own each part of it (determinations, clocks, duties,
+enforcement) rather than by one class hierarchy.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from siltfence.core.errors import NotInForce
+
+
+@dataclass(frozen=True)
+class Section:
+    number: str  # "413-7"
+    heading: str
+    reconstructed: bool
+    text: str | None
+    received: bool = True
+    note: str | None = None
+
+    @property
+    def citation(self) -> str:
+        return f"§ {self.number}"
+
+
+@dataclass(frozen=True)
+class ParameterValue:
+    effective: datetime.date
+    value: float | str | None
+    citation: str
+    text: str
+    not_in_text: str | None = None
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    description: str
+    unit: str
+    values: tuple[ParameterValue, ...]  # oldest first
+
+    def at(self, on: datetime.date) -> ParameterValue:
+        """The value in force on ``on``: the latest whose effective date is not after it."""
+        in_force = [v for v in self.values if v.effective <= on]
+        if not in_force:
+            raise NotInForce(
+                f"on: parameter {self.name} has no value before {self.values[0].effective}"
+            )
+        return in_force[-1]
+
+
+@dataclass(frozen=True)
+class Version:
+    effective: datetime.date
+    title: str
+    note: str
+
+
+@dataclass(frozen=True)
+class Ordinance:
+    id: str
+    name: str
+    state: str
+    county: str
+    time_zone: str
+    chapter: str
+    title: str
+    history: str
+    adopted: datetime.date
+    versions: tuple[Version, ...]
+    authority: Mapping[str, str]
+    appeals_body: Mapping[str, str]
+    words: Mapping[str, str]
+    time_counting: Mapping[str, Any]
+    office_calendar: Mapping[str, Any]
+    sections: tuple[Section, ...]
+    parameters: Mapping[str, Parameter]
+    rules: Mapping[str, Any]
+    folder: Path = field(compare=False)
+
+    @property
+    def authority_title(self) -> str:
+        return self.authority["title"]
+
+    def version_on(self, on: datetime.date) -> tuple[Version, str | None]:
+        """The version in force on ``on`` and a note when it only stands in for it.
+
+        Before adoption the chapter did not exist: that is an error, never an answer.
+        Between adoption and the oldest version held, the oldest held text stands in,
+        with a note that says so.
+        """
+        if on < self.adopted:
+            raise NotInForce(
+                f"on: {self.name} Ch. {self.chapter} was adopted on {self.adopted.isoformat()}; "
+                f"it was not in force on {on.isoformat()}"
+            )
+        in_force = [v for v in self.versions if v.effective <= on]
+        if in_force:
+            return in_force[-1], None
+        oldest = self.versions[0]
+        return oldest, oldest.note
+
+    def section(self, number: str) -> Section | None:
+        for section in self.sections:
+            if section.number == number:
+                return section
+        return None
+
+    def section_for(self, citation: str) -> Section | None:
+        """The section a citation like ``§ 413-7A(3)`` points into, if it is in this chapter."""
+        match = _SECTION_OF.match(citation)
+        if not match:
+            return None
+        return self.section(match.group(1))
+
+    def parameter(self, name: str, on: datetime.date) -> ParameterValue:
+        return self.parameters[name].at(on)
+
+
+_SECTION_OF = re.compile(r"^§ (\d+-\d+)")
