@@ -83,19 +83,20 @@ def _parse_string(text: str, unit: str) -> float:
         raise UnitMismatch(f"{text!r} has no unit; give a number in {unit} or add a unit")
     if not quantity.check(dimension or "[]"):
         raise UnitMismatch(
-            f"{text!r} is not a {describe_dimension(dimension)}; expected a unit like {unit}"
+            f"{text!r} is not {describe_dimension(dimension)}; "
+            f"expected a unit of {describe_dimension(dimension)} like {label(unit)}"
         )
     return float(quantity.to(pint_unit).magnitude)
 
 
 def describe_dimension(dimension: str) -> str:
     return {
-        "[length] ** 2": "area",
-        "[length] ** 3": "volume",
-        "[length]": "length",
-        "[time]": "duration",
-        "[length] / [time]": "velocity",
-    }.get(dimension, dimension or "pure number")
+        "[length] ** 2": "an area",
+        "[length] ** 3": "a volume",
+        "[length]": "a length",
+        "[time]": "a duration",
+        "[length] / [time]": "a velocity",
+    }.get(dimension, dimension or "a pure number")
 
 
 def check_unit_name(unit: str) -> None:

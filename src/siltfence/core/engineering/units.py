@@ -1,0 +1,209 @@
+"""Units for the design checks: one pint registry, built on first use.
+
+Every check takes plain numbers in a documented default unit (US customary, like the
+ordinance: ft, sq ft, gal/min, in/h, °F) or a pint Quantity, or a string with a unit
+("100 gal/min", "2.5 acre", "10 degC"). pint is imported only when a string or a
+Quantity arrives, so plain numbers never pay for building the registry.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from siltfence.core.engineering.errors import EngineeringInputError
+
+if TYPE_CHECKING:
+    import pint
+
+# Labels used in the text of inputs and steps.
+LABELS: dict[str, str] = {
+    "ft": "ft",
+    "ft**2": "sq ft",
+    "ft**3": "cu ft",
+    "yd**3": "cu yd",
+    "acre": "acres",
+    "inch": "in",
+    "in/h": "in/h",
+    "gal/min": "gal/min",
+    "ft**3/s": "cu ft/s",
+    "ft**2/s": "sq ft/s",
+    "ft/s": "ft/s",
+    "m/s": "m/s",
+    "m": "m",
+    "m**2": "m²",
+    "um": "µm",
+    "degF": "°F",
+    "degC": "°C",
+    "kg/m**3": "kg/m³",
+    "Pa*s": "Pa·s",
+    "day": "days",
+    "hour": "h",
+    "s": "s",
+    "ft/ft": "ft/ft",
+    "percent": "%",
+    "1": "",
+}
+
+# How pint spells the units above.
+_PINT_NAMES: dict[str, str] = {
+    "ft": "foot",
+    "ft**2": "foot ** 2",
+    "ft**3": "foot ** 3",
+    "yd**3": "yard ** 3",
+    "acre": "acre",
+    "inch": "inch",
+    "in/h": "inch / hour",
+    "gal/min": "gallon / minute",
+    "ft**3/s": "foot ** 3 / second",
+    "ft/s": "foot / second",
+    "m": "meter",
+    "m**2": "meter ** 2",
+    "um": "micrometer",
+    "degF": "degree_Fahrenheit",
+    "degC": "degree_Celsius",
+    "day": "day",
+    "hour": "hour",
+    "ft/ft": "dimensionless",
+    "percent": "percent",
+}
+
+_DIMENSION_WORDS: dict[str, str] = {
+    "[length]": "length",
+    "[length] ** 2": "area",
+    "[length] ** 3": "volume",
+    "[length] ** 3 / [time]": "flow rate",
+    "[length] / [time]": "velocity or intensity",
+    "[temperature]": "temperature",
+    "[time]": "duration",
+    "": "pure number",
+}
+
+_NUMBER_THEN_UNIT = re.compile(r"^\s*([-+]?(?:\d[\d,]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(.*?)\s*$")
+
+# Exact conversion factors for plain numbers (no pint needed).
+FT = 0.3048  # m per ft, exact by definition (1959)
+INCH = 0.0254  # m per in
+GALLON = 3.785411784e-3  # m³ per US gallon, exact
+ACRE_FT2 = 43_560.0  # sq ft per acre
+YD3_FT3 = 27.0
+G = 9.80665  # m/s², standard gravity (CGPM 1901)
+
+
+@cache
+def registry() -> pint.UnitRegistry:
+    """The one unit registry of the engineering package, built on first use."""
+    import pint
+
+    return pint.UnitRegistry()
+
+
+def to_float(
+    value: object,
+    unit: str,
+    *,
+    field: str,
+    minimum: float | None = 0.0,
+    positive: bool = False,
+) -> float:
+    """Return ``value`` as a float in ``unit`` (a key of ``LABELS``).
+
+    ``value`` is a number already in ``unit``, a string with a unit ("3 ft", "1.2 acre"),
+    or a pint Quantity (from any registry). Raises ``EngineeringInputError`` naming
+    ``field`` for a bool, a unit of the wrong kind, NaN or infinity, a value below
+    ``minimum`` or, with ``positive``, zero.
+    """
+    if isinstance(value, bool):
+        raise EngineeringInputError(
+            field, f"expected a number in {LABELS[unit]} or a quantity with a unit, got {value!r}"
+        )
+    if isinstance(value, int | float):
+        number = float(value)
+    elif isinstance(value, str):
+        number = _from_text(value, unit, field)
+    elif _is_quantity(value):
+        number = _from_quantity(value, unit, field, shown=str(value))
+    else:
+        raise EngineeringInputError(
+            field,
+            f"expected a number in {LABELS[unit]} or a quantity with a unit, "
+            f"got {type(value).__name__}",
+        )
+    if not math.isfinite(number):
+        raise EngineeringInputError(field, f"expected a finite number, got {value!r}")
+    if minimum is not None and number < minimum:
+        raise EngineeringInputError(
+            field, f"must be at least {minimum:g} {LABELS[unit]}, got {value!r}"
+        )
+    if positive and number <= 0:
+        raise EngineeringInputError(field, f"must be greater than zero, got {value!r}")
+    return number
+
+
+def _is_quantity(value: object) -> bool:
+    return all(hasattr(value, name) for name in ("magnitude", "units", "to", "dimensionality"))
+
+
+def _from_text(text: str, unit: str, field: str) -> float:
+    match = _NUMBER_THEN_UNIT.match(text)
+    if match is None:
+        raise EngineeringInputError(field, f"could not read {text!r} as a number with a unit")
+    number = float(match.group(1).replace(",", ""))
+    unit_text = match.group(2)
+    if not unit_text:
+        return number
+    import pint
+
+    reg = registry()
+    try:
+        quantity = reg.Quantity(number, unit_text)
+    except (pint.errors.PintError, ValueError, TypeError, AttributeError, SyntaxError) as exc:
+        raise EngineeringInputError(field, f"could not read the unit of {text!r} ({exc})") from None
+    return _from_quantity(quantity, unit, field, shown=text)
+
+
+def _from_quantity(quantity: Any, unit: str, field: str, *, shown: str) -> float:
+    import pint
+
+    reg = registry()
+    if not isinstance(quantity, reg.Quantity):
+        # A Quantity from another registry (pint refuses to mix them): rebuild it here.
+        try:
+            quantity = reg.Quantity(quantity.magnitude, str(quantity.units))
+        except pint.errors.PintError as exc:
+            raise EngineeringInputError(field, f"could not read {shown!r} ({exc})") from None
+    target = _PINT_NAMES[unit]
+    try:
+        converted = quantity.to(target)
+    except pint.errors.DimensionalityError:
+        wanted = _DIMENSION_WORDS.get(str(reg.Quantity(1, target).dimensionality), unit)
+        raise EngineeringInputError(
+            field, f"{shown!r} is not a {wanted}; expected a unit like {LABELS[unit]}"
+        ) from None
+    except pint.errors.PintError as exc:
+        raise EngineeringInputError(field, f"could not convert {shown!r} ({exc})") from None
+    magnitude = converted.magnitude
+    if not isinstance(magnitude, int | float):
+        raise EngineeringInputError(field, f"expected a single value, got {shown!r}")
+    return float(magnitude)
+
+
+def fmt(value: float, unit: str = "1", digits: int = 4) -> str:
+    """``1234.5, 'ft**2'`` -> ``'1,235 sq ft'``; ``0.00015486, 'm/s'`` -> ``'0.0001549 m/s'``.
+
+    Four significant figures: enough for a reviewer to follow the arithmetic, few enough to
+    read.
+    """
+    if value == 0 or not math.isfinite(value):
+        number = f"{value:g}"
+    else:
+        decimals = max(0, digits - 1 - math.floor(math.log10(abs(value))))
+        number = f"{value:,.{decimals}f}"
+    label = LABELS.get(unit, unit)
+    if not label:
+        return number
+    if label in {"%", "°F", "°C"}:
+        return f"{number}{label}"
+    return f"{number} {label}"

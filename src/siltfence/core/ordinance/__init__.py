@@ -1,0 +1,1 @@
+"""The ordinances as data: model, strict loader, versions, citations."""
