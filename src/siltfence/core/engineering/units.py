@@ -34,6 +34,8 @@ LABELS: dict[str, str] = {
     "m/s": "m/s",
     "m": "m",
     "m**2": "m²",
+    "m**3": "m³",
+    "m**3/s": "m³/s",
     "um": "µm",
     "degF": "°F",
     "degC": "°C",
@@ -42,6 +44,7 @@ LABELS: dict[str, str] = {
     "day": "days",
     "hour": "h",
     "s": "s",
+    "min": "min",
     "ft/ft": "ft/ft",
     "percent": "%",
     "1": "",
@@ -201,6 +204,8 @@ def fmt(value: float, unit: str = "1", digits: int = 4) -> str:
     else:
         decimals = max(0, digits - 1 - math.floor(math.log10(abs(value))))
         number = f"{value:,.{decimals}f}"
+        if "." in number:
+            number = number.rstrip("0").rstrip(".")
     label = LABELS.get(unit, unit)
     if not label:
         return number

@@ -1,0 +1,82 @@
+"""HTTP API v1: the public contract of DESIGN.md.
+
+Bad input answers 400 with the same sentence the CLI prints, naming the field; it is
+never a 500.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.http import HttpRequest, HttpResponse
+from ninja import NinjaAPI
+from ninja.errors import ValidationError
+
+from siltfence.apps.api.schemas import (
+    DeterminationIn,
+    DeterminationOut,
+    ErrorOut,
+    JurisdictionOut,
+)
+from siltfence.core.errors import SiltfenceError
+from siltfence.core.ordinance.loader import load, load_all
+from siltfence.core.ordinance.summary import jurisdiction_summary
+from siltfence.core.rules import determine
+
+api = NinjaAPI(
+    title="siltfence",
+    version="1",
+    description="Construction-site erosion control ordinances as code. Every answer cites its section.",
+    openapi_url="/openapi.json",
+    docs_url="/docs",
+)
+
+
+@api.exception_handler(SiltfenceError)
+def bad_input(request: HttpRequest, exc: SiltfenceError) -> HttpResponse:
+    return api.create_response(request, {"detail": str(exc), "field": exc.field}, status=400)
+
+
+@api.exception_handler(ValidationError)
+def bad_body(request: HttpRequest, exc: ValidationError) -> HttpResponse:
+    first: dict[str, Any] = exc.errors[0] if exc.errors else {}
+    location = [str(p) for p in first.get("loc", []) if p not in ("body", "payload")]
+    field = ".".join(location) or "(body)"
+    message = first.get("msg", "is not valid")
+    if first.get("type") == "extra_forbidden":
+        message = "unknown field"
+    elif first.get("type") == "missing":
+        message = "is required"
+    return api.create_response(
+        request, {"detail": f"{field}: {message}", "field": field}, status=400
+    )
+
+
+def evaluation_date(text: str | None, jurisdiction: str) -> datetime.date:
+    """The date a request asks about; today in the village's own time zone if none."""
+    if text is None:
+        return datetime.datetime.now(ZoneInfo(load(jurisdiction).time_zone)).date()
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:
+        raise SiltfenceError(
+            f"on: expected a date written YYYY-MM-DD, got {text!r}", field="on"
+        ) from None
+
+
+@api.post(
+    "/v1/determinations",
+    response={200: DeterminationOut, 400: ErrorOut},
+    summary="Does a project need a permit, which plan, and why",
+)
+def post_determination(request: HttpRequest, payload: DeterminationIn) -> dict[str, Any]:
+    load(payload.jurisdiction)
+    on = evaluation_date(payload.on, payload.jurisdiction)
+    return determine(payload.jurisdiction, payload.facts, on).to_json()
+
+
+@api.get("/v1/jurisdictions", response=list[JurisdictionOut], summary="The encoded jurisdictions")
+def get_jurisdictions(request: HttpRequest) -> list[dict[str, Any]]:
+    return [jurisdiction_summary(o) for o in load_all()]

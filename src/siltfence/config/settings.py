@@ -1,0 +1,155 @@
+"""The one module that reads the environment.
+
+Local use needs nothing set: SQLite in ./var, a development secret, debug on. With
+SILTFENCE_ENV=production it refuses to start unless SECRET_KEY and ALLOWED_HOSTS are
+set, and turns on the secure cookie and HTTPS settings that `check --deploy` asks for.
+
+- DATABASE_URL: postgres://user@host:5432/name for PostgreSQL (default: SQLite file)
+- SECRET_KEY, ALLOWED_HOSTS (comma-separated), SILTFENCE_ENV (local | production)
+- SILTFENCE_DATA_DIR: where the SQLite file and uploads live (default ./var)
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
+
+ENV = os.environ.get("SILTFENCE_ENV", "local")
+PRODUCTION = ENV == "production"
+DATA_DIR = Path(os.environ.get("SILTFENCE_DATA_DIR", Path.cwd() / "var"))
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+if PRODUCTION:
+    for required in ("SECRET_KEY", "ALLOWED_HOSTS"):
+        if not os.environ.get(required):
+            raise ImproperlyConfigured(
+                f"{required} must be set when SILTFENCE_ENV=production; refusing to start"
+            )
+    SECRET_KEY = os.environ["SECRET_KEY"]
+    ALLOWED_HOSTS = [h.strip() for h in os.environ["ALLOWED_HOSTS"].split(",") if h.strip()]
+    DEBUG = False
+    SECURE_SSL_REDIRECT = os.environ.get("SECURE_SSL_REDIRECT", "true") == "true"
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = 31536000
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+else:
+    SECRET_KEY = os.environ.get(
+        "SECRET_KEY", "local-development-only-key-not-for-production-use-0123456789abcdef"
+    )
+    ALLOWED_HOSTS = ["127.0.0.1", "localhost", "[::1]", "testserver"]
+    DEBUG = os.environ.get("DEBUG", "true") == "true"
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django_htmx",
+    "ninja",
+    "siltfence.apps.web",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "siltfence.config.urls"
+WSGI_APPLICATION = "siltfence.config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.csp",
+            ],
+        },
+    }
+]
+
+_sqlite_path = DATA_DIR / "siltfence.sqlite3"
+DATABASES = {
+    "default": dj_database_url.config(
+        default=f"sqlite:///{_sqlite_path}", conn_max_age=60, conn_health_checks=True
+    )
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATA_DIR.mkdir(parents=True, exist_ok=True)
+    # WAL lets readers go on while a write commits; IMMEDIATE takes the write lock when a
+    # transaction starts, so two conflicting transitions cannot both proceed.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        "timeout": 20,
+    }
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "America/Chicago"
+USE_I18N = False
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATIC_ROOT = DATA_DIR / "static"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if PRODUCTION
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+WHITENOISE_USE_FINDERS = not PRODUCTION
+
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_HTTPONLY = True
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": "WARNING"},
+}
