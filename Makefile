@@ -34,16 +34,19 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
-# The whole suite on SQLite, with lint and type checks first. The browser tests run
-# here too when Chromium is installed; .ci/run installs it and makes them mandatory.
+# The whole suite on SQLite, with lint and type checks first. The browser tests have
+# their own target, which installs Debian's Chromium when it is missing.
 test: lint typecheck
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m "not browser"
 
+# The database-backed suites again, on PostgreSQL (started here if it is down).
 test-postgres: install
+	@bash .ci/postgres-up
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} \
 	  $(BIN)/python -m pytest tests/integration tests/e2e -m "not browser"
 
 test-browser: install
+	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 	$(BIN)/python -m pytest tests/e2e -m browser
 
 bench: install

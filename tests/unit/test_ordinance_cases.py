@@ -81,7 +81,7 @@ def _fail(path: Path, where: str, reason: str) -> MalformedCase:
 
 def _read_cases(path: Path) -> list[Case]:
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_StrictLoader)  # noqa: S506
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_StrictLoader)
     except (yaml.YAMLError, MalformedCase, ValueError) as exc:
         raise _fail(path, "(file)", f"cannot be read as YAML: {exc}") from None
     if not isinstance(data, list) or not data:
@@ -219,10 +219,9 @@ def test_ordinance_case(case: Case) -> None:
         if nid in notes:
             problems.append(f"note {nid} is present")
 
-    assert not problems, "\n".join(
-        [*problems, f"findings: {[(f['id'], f['holds']) for f in result['findings']]}"]
-        + [f"requirements: {sorted(requirements)}", f"notes: {sorted(notes)}"]
-    )
+    shown = [(f["id"], f["holds"]) for f in result["findings"]]
+    context = [f"findings: {shown}", f"requirements: {sorted(requirements)}"]
+    assert not problems, "\n".join([*problems, *context, f"notes: {sorted(notes)}"])
 
 
 def _write(tmp_path: Path, text: str) -> Path:
@@ -266,6 +265,6 @@ def test_a_malformed_case_file_fails_loudly_instead_of_being_skipped(
 ) -> None:
     monkeypatch.setattr(f"{__name__}.REPO", tmp_path)
     path = _write(tmp_path, text)
-    with pytest.raises(MalformedCase, match="bad.yaml") as raised:
+    with pytest.raises(MalformedCase, match=r"bad\.yaml") as raised:
         _read_cases(path)
     assert reason in str(raised.value)

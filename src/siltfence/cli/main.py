@@ -27,7 +27,9 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-ordinances_app = typer.Typer(help="List, show and compare the encoded ordinances.", no_args_is_help=True)
+ordinances_app = typer.Typer(
+    help="List, show and compare the encoded ordinances.", no_args_is_help=True
+)
 app.add_typer(ordinances_app, name="ordinances")
 
 
@@ -154,7 +156,9 @@ def ordinances_show(
 def ordinances_diff(
     left: Annotated[str, typer.Argument(help="Jurisdiction id")],
     right: Annotated[str, typer.Argument(help="Jurisdiction id")],
-    on: Annotated[str | None, typer.Option(help="Compare the versions in force on this date")] = None,
+    on: Annotated[
+        str | None, typer.Option(help="Compare the versions in force on this date")
+    ] = None,
     format: Annotated[Format, typer.Option(help="json or text")] = Format.text,
 ) -> None:
     """Two villages' rules side by side, topic by topic, with citations."""

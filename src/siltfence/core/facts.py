@@ -194,9 +194,7 @@ def parse_facts(raw: object) -> Facts:
     given: dict[str, Any] = {}
     for key, value in raw.items():
         if not isinstance(key, str) or key not in FACTS:
-            raise FactsError(
-                str(key), f"unknown fact; known facts are {', '.join(sorted(FACTS))}"
-            )
+            raise FactsError(str(key), f"unknown fact; known facts are {', '.join(sorted(FACTS))}")
         if value is None:
             continue  # "not known" is the same as not given
         spec = FACTS[key]

@@ -2,8 +2,10 @@
 
 A fact may be a plain number in its default unit, or a string with a unit that pint
 knows ("1.2 acre", "500 m^2", "420 yd^3"). pint costs about a third of a second to
-import, so it is loaded only when a string with a unit arrives: a determination given
-plain numbers never pays for it (DESIGN.md budget: a cold CLI determination under 0.3 s).
+import, so it is loaded only when it is needed: the units people type most often on a
+permit form (sq ft, acres, m², cu yd, m³, ft, m) are read from the exact definitions
+below, and everything else goes to pint (DESIGN.md budget: a cold CLI determination in
+under 0.3 s). A test checks that both ways agree on every unit of the table.
 """
 
 from __future__ import annotations
@@ -63,12 +65,55 @@ def to_unit(value: object, unit: str) -> float:
     return number
 
 
+# Exact by definition: 1 ft = 0.3048 m, 1 yd = 3 ft, 1 acre = 43,560 sq ft, 1 mi = 5,280 ft.
+_M = 1 / 0.3048  # feet in a metre
+COMMON_UNITS: dict[str, dict[str, float]] = {
+    "ft**2": {
+        **dict.fromkeys(("ft^2", "sq ft", "sqft", "square feet", "square foot", "sf"), 1.0),
+        **dict.fromkeys(("acre", "acres", "ac"), 43_560.0),
+        **dict.fromkeys(("m^2", "sq m", "square meters", "square metres"), _M**2),
+        **dict.fromkeys(("yd^2", "sq yd", "square yards"), 9.0),
+        **dict.fromkeys(("ha", "hectare", "hectares"), 10_000 * _M**2),
+    },
+    "yd**3": {
+        **dict.fromkeys(("yd^3", "cu yd", "cubic yards", "cubic yard", "cy"), 1.0),
+        **dict.fromkeys(("m^3", "cu m", "cubic meters", "cubic metres"), _M**3 / 27),
+        **dict.fromkeys(("ft^3", "cu ft", "cubic feet", "cubic foot"), 1 / 27),
+    },
+    "ft": {
+        **dict.fromkeys(("ft", "foot", "feet"), 1.0),
+        **dict.fromkeys(("m", "meter", "meters", "metre", "metres"), _M),
+        **dict.fromkeys(("yd", "yard", "yards"), 3.0),
+        **dict.fromkeys(("mi", "mile", "miles"), 5_280.0),
+        **dict.fromkeys(("in", "inch", "inches"), 1 / 12),
+    },
+}
+
+
+def _common_unit(text: str, unit: str) -> float | None:
+    """``text`` like "1.2 acre" in ``unit`` from the exact table; None if not in it."""
+    number, _, rest = text.partition(" ")
+    table = COMMON_UNITS.get(unit)
+    if table is None or not rest:
+        return None
+    key = " ".join(rest.lower().replace("²", "^2").replace("³", "^3").replace("**", "^").split())
+    if key not in table:
+        return None
+    try:
+        return float(number.replace(",", "")) * table[key]
+    except ValueError:
+        return None
+
+
 def _parse_string(text: str, unit: str) -> float:
     stripped = text.strip()
     try:
         return float(stripped.replace(",", ""))
     except ValueError:
         pass
+    common = _common_unit(stripped, unit)
+    if common is not None:
+        return common
     import pint
 
     pint_unit, dimension, _label = UNITS[unit]

@@ -28,7 +28,9 @@ from siltfence.core.rules import determine
 api = NinjaAPI(
     title="siltfence",
     version="1",
-    description="Construction-site erosion control ordinances as code. Every answer cites its section.",
+    description=(
+        "Construction-site erosion control ordinances as code. Every answer cites its section."
+    ),
     openapi_url="/openapi.json",
     docs_url="/docs",
 )

@@ -49,6 +49,9 @@ def _linked(ordinance: Ordinance, citation: str) -> dict[str, Any]:
     return {"text": citation, "href": citation_href(ordinance, citation)}
 
 
+_EXAMPLES = {"ft**2": '"0.5 acre", "500 m^2"', "yd**3": '"300 m^3"', "ft": '"30 m"'}
+
+
 def _fields() -> list[dict[str, Any]]:
     fields = []
     for spec in FACTS.values():
@@ -61,6 +64,7 @@ def _fields() -> list[dict[str, Any]]:
                 "unit": spec.unit.replace("**2", "²").replace("**3", "³") if spec.unit else "",
                 "choices": [(c, c.replace("_", " ")) for c in spec.choices],
                 "default": spec.default,
+                "example": _EXAMPLES.get(spec.unit or "", ""),
             }
         )
     return fields

@@ -48,6 +48,8 @@ def describe_condition(cond: Any, ordinance: Ordinance, on: datetime.date) -> st
     words = fact.replace("_", " ")
     (op,) = (k for k in cond if k != "fact")
     target = cond[op]
+    if op == "given":
+        return f"{words} {'given' if target else 'not given'}"
     if op == "is":
         return words if target else f"not {words}"
     if op in ("in", "not_in"):
@@ -59,9 +61,7 @@ def describe_condition(cond: Any, ordinance: Ordinance, on: datetime.date) -> st
     else:
         parameter = ordinance.parameters[target]
         value = parameter.at(on).value
-        shown = (
-            format_quantity(value, parameter.unit) if isinstance(value, float) else str(value)
-        )
+        shown = format_quantity(value, parameter.unit) if isinstance(value, float) else str(value)
     return f"{words} {_OPS[op].format(t=shown)}"
 
 
@@ -92,56 +92,104 @@ def compare(a: Ordinance, b: Ordinance, on_a: datetime.date, on_b: datetime.date
 
     add("Administering authority", lambda o, on: [(o.authority["title"], o.authority["citation"])])
     add("Who applies", lambda o, on: [(o.words.get("applicant", ""), o.authority["citation"])])
-    add("Territory", lambda o, on: [
-        (f"{t['location']}: {'covered' if t['covered'] else 'not covered'}", t["citation"])
-        for t in o.rules["territory"]
-    ])
-    add("Applicability triggers", lambda o, on: [
-        (describe_condition(t["when"], o, on), t["citation"]) for t in o.rules["triggers"]
-    ])
-    add("Exemptions and exclusions", lambda o, on: [
-        (describe_condition(t["when"], o, on), t["citation"]) for t in o.rules["exemptions"]
-    ])
-    add("Plan required", lambda o, on: [
-        (f"{p['kind'].replace('_', ' ')}"
-         + (f" when {describe_condition(p['when'], o, on)}" if "when" in p else ""),
-         p["citation"])
-        for p in o.rules["plans"]
-    ])
-    add("Technical requirements", lambda o, on: [
-        (r["says"], r["citation"]) for r in o.rules["requirements"]
-    ])
+    add(
+        "Territory",
+        lambda o, on: [
+            (f"{t['location']}: {'covered' if t['covered'] else 'not covered'}", t["citation"])
+            for t in o.rules["territory"]
+        ],
+    )
+    add(
+        "Applicability triggers",
+        lambda o, on: [
+            (describe_condition(t["when"], o, on), t["citation"]) for t in o.rules["triggers"]
+        ],
+    )
+    add(
+        "Exemptions and exclusions",
+        lambda o, on: [
+            (describe_condition(t["when"], o, on), t["citation"]) for t in o.rules["exemptions"]
+        ],
+    )
+    add(
+        "Plan required",
+        lambda o, on: [
+            (
+                f"{p['kind'].replace('_', ' ')}"
+                + (f" when {describe_condition(p['when'], o, on)}" if "when" in p else ""),
+                p["citation"],
+            )
+            for p in o.rules["plans"]
+        ],
+    )
+    add(
+        "Technical requirements",
+        lambda o, on: [(r["says"], r["citation"]) for r in o.rules["requirements"]],
+    )
     add("Review clocks", lambda o, on: [(c["says"], c["citation"]) for c in o.rules["clocks"]])
     names = _ordered_union(a.parameters, b.parameters)
     for name in names:
         add(_title(name), lambda o, on, name=name: _parameter_entry(o, name, on))
-    add("Permit conditions", lambda o, on: [
-        (c["says"], c["citation"]) for c in o.rules["permit_conditions"]
-    ])
-    add("Surety", lambda o, on: [(o.rules["permit"]["surety"], o.rules["permit"]["surety_citation"])])
-    add("Plan amendments", lambda o, on: [
-        (o.rules["permit"]["amendment"], o.rules["permit"]["amendment_citation"])
-    ])
-    add("Stop-work order", lambda o, on: [
-        (g["says"], g["citation"]) for g in o.rules["enforcement"]["stop_work_order"]["grounds"]
-    ])
-    add("Enforcement steps", lambda o, on: [
-        (a_["says"], a_["citation"]) for a_ in o.rules["enforcement"]["actions"]
-    ])
-    add("Retraction", lambda o, on: [
-        (o.rules["enforcement"]["retraction"]["says"], o.rules["enforcement"]["retraction"]["citation"])
-    ])
-    add("Forfeiture", lambda o, on: [
-        (o.rules["enforcement"]["forfeiture"]["says"], o.rules["enforcement"]["forfeiture"]["citation"])
-    ])
-    add("Injunction", lambda o, on: [
-        (o.rules["enforcement"]["injunction"]["says"], o.rules["enforcement"]["injunction"]["citation"])
-    ])
-    add("Appeals", lambda o, on: [
-        (o.rules["appeals"]["says"], o.rules["appeals"]["citation"]),
-        ("Who may appeal: " + ", ".join(w.replace("_", " ") for w in o.rules["appeals"]["who_may_appeal"]),
-         o.rules["appeals"]["who_citation"]),
-    ])
+    add(
+        "Permit conditions",
+        lambda o, on: [(c["says"], c["citation"]) for c in o.rules["permit_conditions"]],
+    )
+    add(
+        "Surety",
+        lambda o, on: [(o.rules["permit"]["surety"], o.rules["permit"]["surety_citation"])],
+    )
+    add(
+        "Plan amendments",
+        lambda o, on: [(o.rules["permit"]["amendment"], o.rules["permit"]["amendment_citation"])],
+    )
+    add(
+        "Stop-work order",
+        lambda o, on: [
+            (g["says"], g["citation"]) for g in o.rules["enforcement"]["stop_work_order"]["grounds"]
+        ],
+    )
+    add(
+        "Enforcement steps",
+        lambda o, on: [(a_["says"], a_["citation"]) for a_ in o.rules["enforcement"]["actions"]],
+    )
+    add(
+        "Retraction",
+        lambda o, on: [
+            (
+                o.rules["enforcement"]["retraction"]["says"],
+                o.rules["enforcement"]["retraction"]["citation"],
+            )
+        ],
+    )
+    add(
+        "Forfeiture",
+        lambda o, on: [
+            (
+                o.rules["enforcement"]["forfeiture"]["says"],
+                o.rules["enforcement"]["forfeiture"]["citation"],
+            )
+        ],
+    )
+    add(
+        "Injunction",
+        lambda o, on: [
+            (
+                o.rules["enforcement"]["injunction"]["says"],
+                o.rules["enforcement"]["injunction"]["citation"],
+            )
+        ],
+    )
+    add(
+        "Appeals",
+        lambda o, on: [
+            (o.rules["appeals"]["says"], o.rules["appeals"]["citation"]),
+            (
+                "Who may appeal: "
+                + ", ".join(w.replace("_", " ") for w in o.rules["appeals"]["who_may_appeal"]),
+                o.rules["appeals"]["who_citation"],
+            ),
+        ],
+    )
     add("Counting time", lambda o, on: [(o.time_counting["says"], o.time_counting["citation"])])
     return topics
 

@@ -11,6 +11,7 @@ known parameter whose unit fits the fact, and every value carries a citation.
 from __future__ import annotations
 
 import datetime
+import itertools
 import os
 import re
 from collections.abc import Mapping
@@ -21,6 +22,7 @@ from typing import Any
 
 from siltfence.core.errors import OrdinanceFileError, UnknownJurisdiction
 from siltfence.core.facts import FACTS
+from siltfence.core.ordinance import schema as _schema
 from siltfence.core.ordinance.model import (
     Ordinance,
     Parameter,
@@ -38,9 +40,9 @@ from siltfence.core.ordinance.schema import (
     MapOf,
     Nullable,
     OneOf,
+    as_date,
     check,
 )
-from siltfence.core.ordinance.yamlfile import read_yaml
 from siltfence.core.quantities import UNITS, convert_between
 
 FILES = ("jurisdiction.yaml", "sections.yaml", "parameters.yaml", "rules.yaml")
@@ -167,7 +169,9 @@ RULES_SPEC = {
     "design_storms?": {
         "citation": Citation,
         "text": str,
-        "storms": [{"duration_hours": float, "intensity_in_per_hour": float, "total_inches": float}],
+        "storms": [
+            {"duration_hours": float, "intensity_in_per_hour": float, "total_inches": float}
+        ],
     },
     "clocks": [
         {
@@ -273,7 +277,73 @@ def load_all() -> list[Ordinance]:
 
 
 def load_folder(folder: Path) -> Ordinance:
-    """Load and check one jurisdiction folder; raises ``OrdinanceFileError``."""
+    """Load and check one jurisdiction folder; raises ``OrdinanceFileError``.
+
+    A checked folder is remembered in the user's cache directory, keyed by each file's
+    size and modification time and by the loader's own code, so the next process skips
+    parsing and checking unchanged files (a cold CLI determination stays fast).
+    """
+    key = _cache_key(folder)
+    raw = _cache_read(key)
+    if raw is None:
+        raw = _read_and_check(folder)
+        _cache_write(key, raw)
+    return _build(folder, raw)
+
+
+def _cache_dir() -> Path:
+    explicit = os.environ.get("SILTFENCE_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "siltfence"
+
+
+def _cache_key(folder: Path) -> str:
+    import hashlib
+
+    parts = [str(folder.resolve())]
+    for path in [*(folder / name for name in FILES), Path(__file__), Path(_schema.__file__)]:
+        try:
+            stat = path.stat()
+        except OSError:
+            return ""  # a missing file is reported by the full load, never cached
+        parts.append(f"{path.name}:{stat.st_size}:{stat.st_mtime_ns}")
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:32]
+
+
+def _cache_read(key: str) -> dict[str, Any] | None:
+    if not key:
+        return None
+    import pickle
+
+    try:
+        with open(_cache_dir() / f"ordinance-{key}.pickle", "rb") as handle:
+            data = pickle.load(handle)
+    except (OSError, pickle.PickleError, EOFError, AttributeError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _cache_write(key: str, raw: dict[str, Any]) -> None:
+    if not key:
+        return
+    import pickle
+    import tempfile
+
+    directory = _cache_dir()
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("wb", dir=directory, delete=False) as handle:
+            pickle.dump(raw, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(handle.name, directory / f"ordinance-{key}.pickle")
+    except OSError:
+        pass  # a read-only home only costs speed
+
+
+def _read_and_check(folder: Path) -> dict[str, Any]:
+    from siltfence.core.ordinance.yamlfile import read_yaml
+
     raw: dict[str, Any] = {}
     contexts: dict[str, Context] = {}
     specs = {
@@ -300,13 +370,6 @@ def load_folder(folder: Path) -> Ordinance:
             ctx.file, "id", f"is {jurisdiction['id']!r} but the folder is {folder.name!r}"
         )
     _check_time_zone(jurisdiction["time_zone"], ctx)
-    versions = tuple(Version(**v) for v in jurisdiction["versions"])
-    if not versions:
-        raise OrdinanceFileError(ctx.file, "versions", "needs at least one version")
-    for index, (a, b) in enumerate(zip(versions, versions[1:], strict=False)):
-        if b.effective <= a.effective:
-            raise OrdinanceFileError(ctx.file, f"versions[{index + 1}]", "dates must ascend")
-
     sections = _sections(raw["sections.yaml"], jurisdiction["chapter"], contexts["sections.yaml"])
     parameters = _parameters(raw["parameters.yaml"], jurisdiction, contexts["parameters.yaml"])
     numbers = {s.number for s in sections}
@@ -315,7 +378,37 @@ def load_folder(folder: Path) -> Ordinance:
         if name == "rules.yaml":
             _check_conditions(context, parameters)
     _check_rule_references(raw["rules.yaml"], parameters, contexts["rules.yaml"])
+    _versions(jurisdiction, ctx)
+    return raw
 
+
+def _versions(jurisdiction: dict[str, Any], ctx: Context) -> tuple[Version, ...]:
+    versions = tuple(
+        Version(effective=as_date(v["effective"]), title=v["title"], note=v["note"])
+        for v in jurisdiction["versions"]
+    )
+    if not versions:
+        raise OrdinanceFileError(ctx.file, "versions", "needs at least one version")
+    for index, (a, b) in enumerate(itertools.pairwise(versions)):
+        if b.effective <= a.effective:
+            raise OrdinanceFileError(ctx.file, f"versions[{index + 1}]", "dates must ascend")
+    return versions
+
+
+def _build(folder: Path, raw: dict[str, Any]) -> Ordinance:
+    """The checked data as an ``Ordinance``."""
+    jurisdiction = dict(raw["jurisdiction.yaml"])
+    ctx = Context(f"{folder.name}/jurisdiction.yaml", [], [])
+    versions = _versions(jurisdiction, ctx)
+    jurisdiction["adopted"] = as_date(jurisdiction["adopted"])
+    sections = _sections(
+        raw["sections.yaml"],
+        jurisdiction["chapter"],
+        Context(f"{folder.name}/sections.yaml", [], []),
+    )
+    parameters = _parameters(
+        raw["parameters.yaml"], jurisdiction, Context(f"{folder.name}/parameters.yaml", [], [])
+    )
     return Ordinance(
         id=jurisdiction["id"],
         name=jurisdiction["name"],
@@ -385,13 +478,13 @@ def _parameters(
     raw: Mapping[str, Any], jurisdiction: Mapping[str, Any], ctx: Context
 ) -> dict[str, Parameter]:
     parameters = {}
-    adopted = jurisdiction["adopted"]
+    adopted = as_date(jurisdiction["adopted"])
     for name, entry in raw.items():
         if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
             raise OrdinanceFileError(ctx.file, name, "parameter names are lower_snake_case")
         values = []
-        for effective in sorted(entry["values"]):
-            item = entry["values"][effective]
+        for key_text, item in sorted(entry["values"].items(), key=lambda kv: as_date(kv[0])):
+            effective = as_date(key_text)
             key = f"{name}.values.{effective}"
             if effective < adopted:
                 raise OrdinanceFileError(
@@ -470,7 +563,9 @@ def _check_condition(
     cond: Any, key: str, ctx: Context, parameters: Mapping[str, Parameter]
 ) -> None:
     if not isinstance(cond, dict) or len(cond) == 0:
-        raise OrdinanceFileError(ctx.file, key, "a condition is a mapping such as {fact: ..., is: true}")
+        raise OrdinanceFileError(
+            ctx.file, key, "a condition is a mapping such as {fact: ..., is: true}"
+        )
     if "all" in cond or "any" in cond:
         (op,) = cond.keys() if len(cond) == 1 else (None,)
         if op not in ("all", "any") or not isinstance(cond[op], list) or not cond[op]:
@@ -484,7 +579,7 @@ def _check_condition(
         _check_condition(cond["not"], f"{key}.not", ctx, parameters)
         return
     fact = cond.get("fact")
-    if fact not in FACTS:
+    if not isinstance(fact, str) or fact not in FACTS:
         raise OrdinanceFileError(
             ctx.file, f"{key}.fact", f"{fact!r} is not a fact of the public contract"
         )
@@ -495,9 +590,14 @@ def _check_condition(
     op = ops[0]
     value = cond[op]
     where = f"{key}.{op}"
-    if op == "is":
+    if op == "given":
+        if not isinstance(value, bool):
+            raise OrdinanceFileError(ctx.file, where, "'given' takes true or false")
+    elif op == "is":
         if spec.kind != "bool" or not isinstance(value, bool):
-            raise OrdinanceFileError(ctx.file, where, f"'is' tests a true/false fact; {fact} is not")
+            raise OrdinanceFileError(
+                ctx.file, where, f"'is' tests a true/false fact; {fact} is not"
+            )
     elif op in ("in", "not_in"):
         if spec.kind != "choice" or not isinstance(value, list):
             raise OrdinanceFileError(ctx.file, where, f"'{op}' takes a list of {fact}'s choices")
@@ -525,7 +625,7 @@ def _check_condition(
         raise OrdinanceFileError(
             ctx.file,
             where,
-            f"unknown test {op!r}; use is, in, not_in, {', '.join(_COMPARISONS)}",
+            f"unknown test {op!r}; use is, given, in, not_in, {', '.join(_COMPARISONS)}",
         )
 
 

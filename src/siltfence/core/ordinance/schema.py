@@ -29,7 +29,8 @@ from siltfence.core.errors import OrdinanceFileError
 
 # § 413-7A(3), § 135-4A(1)(b), § 413-7B(5)(c)[2], § 413-4, § 135-13
 ORDINANCE_CITATION = re.compile(
-    r"^§ (?P<chapter>\d+)-(?P<section>\d+)(?P<rest>(?:[A-Z](?:\(\d+\)(?:\([a-z]+\))?(?:\[\d+\])?)?)?)$"
+    r"^§ (?P<chapter>\d+)-(?P<section>\d+)"
+    r"(?P<rest>(?:[A-Z](?:\(\d+\)(?:\([a-z]+\))?(?:\[\d+\])?)?)?)$"
 )
 # Provisions outside the chapters: state statutes, administrative code, federal rules,
 # and the villages' general provisions.
@@ -133,7 +134,9 @@ def check(value: Any, spec: Any, path: str, ctx: Context) -> None:
         _check_date(value, path, ctx)
     elif spec is Citation:
         if not isinstance(value, str):
-            raise fail(ctx, path, f"expected a citation like '§ 413-7A(3)', got {_type_name(value)}")
+            raise fail(
+                ctx, path, f"expected a citation like '§ 413-7A(3)', got {_type_name(value)}"
+            )
         ctx.citations.append((path, value))
     elif spec is Condition:
         ctx.conditions.append((path, value))
@@ -166,9 +169,23 @@ def check(value: Any, spec: Any, path: str, ctx: Context) -> None:
         raise TypeError(f"unknown spec {spec!r}")
 
 
+def as_date(value: Any) -> datetime.date:
+    """A checked date (text YYYY-MM-DD, or a date) as a ``datetime.date``."""
+    if isinstance(value, datetime.date):
+        return value
+    return datetime.date.fromisoformat(value)
+
+
 def _check_date(value: Any, path: str, ctx: Context) -> None:
-    if isinstance(value, datetime.datetime) or not isinstance(value, datetime.date):
-        raise fail(ctx, path, f"expected a date written YYYY-MM-DD, got {_type_name(value)}")
+    if isinstance(value, datetime.date) and not isinstance(value, datetime.datetime):
+        return
+    if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        try:
+            datetime.date.fromisoformat(value)
+            return
+        except ValueError as exc:
+            raise fail(ctx, path, f"{value!r} is not a real date ({exc})") from None
+    raise fail(ctx, path, f"expected a date written YYYY-MM-DD, got {_type_name(value)}")
 
 
 def _check_mapping(value: Any, spec: Mapping[str, Any], path: str, ctx: Context) -> None:

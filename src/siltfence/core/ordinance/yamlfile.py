@@ -1,4 +1,9 @@
-"""Read one YAML file strictly: duplicate keys are an error, not a silent overwrite."""
+"""Read one YAML file strictly.
+
+- A duplicate key is an error naming its dotted path, not a silent overwrite.
+- Dates stay text here: the schema checks them (so an impossible date such as
+  1993-13-04 is reported with its file and key), and the loader converts them.
+"""
 
 from __future__ import annotations
 
@@ -10,28 +15,38 @@ import yaml
 from siltfence.core.errors import OrdinanceFileError
 
 _BaseLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
 
 
 class _StrictLoader(_BaseLoader):  # type: ignore[misc,valid-type]
-    """libyaml's fast safe loader, refusing duplicate keys (openfisca-core does the same)."""
+    """libyaml's fast safe loader, with dates left as text for the schema to check."""
 
 
-def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False) -> Any:
-    seen: dict[Any, int] = {}
-    for key_node, _value_node in node.value:
-        key = loader.construct_object(key_node, deep=True)  # type: ignore[no-untyped-call]
-        if key in seen:
-            raise OrdinanceFileError(
-                str(getattr(loader, "name", "?")),
-                str(key),
-                f"duplicate key (first at line {seen[key] + 1}, again at line "
-                f"{key_node.start_mark.line + 1}); remove one of them",
-            )
-        seen[key] = key_node.start_mark.line
-    return loader.construct_mapping(node, deep=deep)
+_StrictLoader.yaml_implicit_resolvers = {
+    first: [(tag, pattern) for tag, pattern in resolvers if tag != _TIMESTAMP]
+    for first, resolvers in _BaseLoader.yaml_implicit_resolvers.items()
+}
 
 
-_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+def _check_duplicates(node: yaml.Node, path: str, file: str) -> None:
+    if isinstance(node, yaml.MappingNode):
+        seen: dict[str, int] = {}
+        for key_node, value_node in node.value:
+            key = str(key_node.value) if isinstance(key_node, yaml.ScalarNode) else "?"
+            dotted = f"{path}.{key}" if path else key
+            line = key_node.start_mark.line + 1
+            if key in seen:
+                raise OrdinanceFileError(
+                    file,
+                    dotted,
+                    f"duplicate key (first at line {seen[key]}, again at line {line}); "
+                    "remove one of them",
+                )
+            seen[key] = line
+            _check_duplicates(value_node, dotted, file)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            _check_duplicates(item, f"{path}[{index}]", file)
 
 
 def read_yaml(path: Path, display_name: str) -> Any:
@@ -43,11 +58,12 @@ def read_yaml(path: Path, display_name: str) -> Any:
     except UnicodeDecodeError:
         raise OrdinanceFileError(display_name, "", "is not UTF-8 text") from None
     loader = _StrictLoader(text)
-    loader.name = display_name
     try:
-        return loader.get_single_data()
-    except OrdinanceFileError:
-        raise
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_duplicates(node, "", display_name)
+        return loader.construct_document(node)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else ""

@@ -7,6 +7,7 @@ A condition is one of:
 - ``{fact: F, at_least|more_than|less_than|at_most|equals: P}`` for a quantity, where
   ``P`` names a parameter (dated and cited in ``parameters.yaml``) or is a number in
   the fact's own unit;
+- ``{fact: F, given: false}``: whether the user stated the fact at all;
 - ``{all: [...]}``, ``{any: [...]}``, ``{not: ...}``.
 
 Each evaluation returns whether it holds and a sentence in plain words, such as
@@ -65,6 +66,11 @@ def _evaluate_fact(
     value = facts.value(key)
     (op,) = (k for k in condition if k != "fact")
     target = condition[op]
+    if op == "given":
+        return Outcome(
+            facts.is_given(key) == target,
+            f"{key} {'is' if facts.is_given(key) else 'is not'} given",
+        )
     if op == "is":
         holds = value == target
         return Outcome(holds, f"{key} is {'true' if value else 'false'}")

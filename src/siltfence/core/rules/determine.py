@@ -21,7 +21,7 @@ import datetime
 from dataclasses import dataclass, field
 from typing import Any
 
-from siltfence.core.facts import Facts, parse_facts
+from siltfence.core.facts import FACTS, Facts, parse_facts
 from siltfence.core.ordinance.loader import load
 from siltfence.core.ordinance.model import Ordinance
 from siltfence.core.rules.conditions import evaluate, facts_used
@@ -87,7 +87,13 @@ class Determination:
             "authority": o.authority_title,
             "facts": self.facts.as_json(),
             "findings": [
-                {"id": f.id, "holds": f.holds, "citation": f.citation, "says": f.says, "kind": f.kind}
+                {
+                    "id": f.id,
+                    "holds": f.holds,
+                    "citation": f.citation,
+                    "says": f.says,
+                    "kind": f.kind,
+                }
                 for f in self.findings
             ],
             "plan": None
@@ -160,7 +166,9 @@ def _territory(ordinance: Ordinance, facts: Facts) -> Finding:
     location = facts.value("location")
     for place in ordinance.rules["territory"]:
         if place["location"] == location:
-            return Finding("territory", place["covered"], place["citation"], place["says"], "territory")
+            return Finding(
+                "territory", place["covered"], place["citation"], place["says"], "territory"
+            )
     raise AssertionError(f"territory of {ordinance.id} lacks {location}")  # the loader checks
 
 
@@ -197,8 +205,6 @@ def _exemption(
 
 def _is_flag_only(condition: dict[str, Any]) -> bool:
     """True if a condition reads only true/false or choice facts (its own words suffice)."""
-    from siltfence.core.facts import FACTS
-
     return all(FACTS[f].kind != "quantity" for f in facts_used(condition))
 
 
@@ -250,7 +256,9 @@ def _unused_facts(ordinance: Ordinance, facts: Facts) -> list[Note]:
                 read.update(facts_used(rule["when"]))
     notes = []
     for key, value in facts.given.items():
-        if key not in read and value not in (False, 0, 0.0, None):
+        spec = FACTS[key]
+        unchanged = value == (0.0 if spec.kind == "quantity" else spec.default)
+        if key not in read and not unchanged:
             notes.append(
                 Note(
                     f"fact-not-used-{key.replace('_', '-')}",
@@ -263,5 +271,5 @@ def _unused_facts(ordinance: Ordinance, facts: Facts) -> list[Note]:
 
 
 def _applicability_section(ordinance: Ordinance) -> str:
-    first = ordinance.rules["triggers"][0]["citation"]
+    first: str = ordinance.rules["triggers"][0]["citation"]
     return first.split("-", 1)[1].split("A", 1)[0] + "A"

@@ -1,0 +1,117 @@
+"""Benchmarks against the budgets of DESIGN.md. Writes JSON to stdout and bench/results/.
+
+Run with `make bench`. The machine is shared and noisy, so every figure is a median over
+repeated runs, with the spread beside it; no benchmark is a pass/fail test.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+BUDGET_CLI_SECONDS = 0.3
+
+
+def cli_cold_start(facts: dict[str, object], runs: int) -> dict[str, object]:
+    """Wall time of `siltfence determine` in a new process, as a user runs it."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
+        json.dump(facts, handle)
+        path = handle.name
+    exe = Path(sys.executable).with_name("siltfence")
+    command = [
+        str(exe),
+        "determine",
+        "--jurisdiction",
+        "spencer-wi",
+        "--on",
+        "2026-06-01",
+        "--facts",
+        path,
+    ]
+    subprocess.run(command, check=True, capture_output=True)  # warm the OS file cache once
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(command, check=True, capture_output=True)
+        times.append(time.perf_counter() - start)
+    os.unlink(path)
+    median = statistics.median(times)
+    return {
+        "facts": facts,
+        "runs": runs,
+        "median_s": round(median, 4),
+        "min_s": round(min(times), 4),
+        "max_s": round(max(times), 4),
+        "budget_s": BUDGET_CLI_SECONDS,
+        "median_over_budget": round(median / BUDGET_CLI_SECONDS, 3),
+    }
+
+
+def random_facts(rng: random.Random) -> dict[str, object]:
+    return {
+        "disturbed_area": rng.choice([0, 3999, 4000, 43_560, 500_000]) + rng.random() * 100,
+        "excavation_fill_volume": rng.uniform(0, 800),
+        "underground_pipe_length": rng.uniform(0, 600),
+        "channel_length_disturbed": rng.uniform(0, 200),
+        "road_work": rng.random() < 0.2,
+        "state_funded": rng.random() < 0.05,
+        "routine_maintenance": rng.random() < 0.1,
+        "designated_by_authority": rng.random() < 0.05,
+        "land_use": rng.choice(["residential", "commercial", "industrial"]),
+        "runoff_leaves_site": rng.random() < 0.9,
+    }
+
+
+def core_throughput(count: int, repeats: int) -> dict[str, object]:
+    from siltfence.core.facts import parse_facts
+    from siltfence.core.ordinance.loader import load
+    from siltfence.core.rules.determine import determine_with
+
+    rng = random.Random(413135)
+    projects = [parse_facts(random_facts(rng)) for _ in range(count)]
+    ordinances = [load("spencer-wi"), load("new-glarus-wi")]
+    on = datetime.date(2026, 6, 1)
+    rates = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for ordinance in ordinances:
+            for facts in projects:
+                determine_with(ordinance, facts, on)
+        rates.append(len(projects) * len(ordinances) / (time.perf_counter() - start))
+    return {
+        "determinations_per_repeat": count * len(ordinances),
+        "repeats": repeats,
+        "median_per_second": round(statistics.median(rates)),
+        "min_per_second": round(min(rates)),
+        "max_per_second": round(max(rates)),
+    }
+
+
+def main() -> None:
+    results = {
+        "when": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "python": platform.python_version(),
+        "machine": {"cpus": os.cpu_count(), "platform": platform.platform()},
+        "cli_cold_start_numbers": cli_cold_start({"disturbed_area": 5000}, runs=21),
+        "cli_cold_start_with_units": cli_cold_start({"disturbed_area": "0.5 acre"}, runs=11),
+        "core_determinations": core_throughput(count=5000, repeats=5),
+    }
+    out = HERE / "results"
+    out.mkdir(exist_ok=True)
+    (out / "latest.json").write_text(json.dumps(results, indent=2) + "\n")
+    json.dump(results, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()

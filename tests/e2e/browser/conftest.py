@@ -1,0 +1,55 @@
+"""Playwright driving Debian's Chromium against Django's live server.
+
+Chromium comes from the system (/usr/bin/chromium); nothing is downloaded. Without it,
+the browser tests fail under CI=true and skip elsewhere with the reason.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "e2e/browser" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not shutil.which(CHROMIUM):
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"Chromium is required in CI and was not found at {CHROMIUM}")
+        pytest.skip(f"Chromium not installed at {CHROMIUM} (make test-browser installs it in CI)")
+    # Playwright's sync API runs an event loop in this thread; the test thread itself
+    # does no database work while it drives the browser.
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 390, "height": 844})  # a phone
+    page = context.new_page()
+    yield page
+    context.close()
