@@ -1,0 +1,36 @@
+"""The compiled-ordinance cache never serves a stale or unchecked chapter."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from siltfence.core.errors import OrdinanceFileError
+from siltfence.core.ordinance.loader import load_folder, ordinances_root
+
+
+@pytest.fixture
+def spencer(tmp_path, monkeypatch):
+    monkeypatch.setenv("SILTFENCE_CACHE_DIR", str(tmp_path / "cache"))
+    folder = tmp_path / "spencer-wi"
+    shutil.copytree(ordinances_root() / "spencer-wi", folder)
+    return folder
+
+
+def test_a_second_load_comes_from_the_cache_and_equals_the_first(spencer, tmp_path):
+    first = load_folder(spencer)
+    assert list((tmp_path / "cache").glob("ordinance-*.pickle"))
+    second = load_folder(spencer)
+    assert second == first
+    assert second.parameter("area_trigger", first.adopted).value == 4000
+
+
+def test_an_edited_file_is_read_and_checked_again(spencer):
+    load_folder(spencer)
+    parameters = spencer / "parameters.yaml"
+    parameters.write_text(parameters.read_text().replace("value: 4000", "value: 4500"))
+    assert load_folder(spencer).parameters["area_trigger"].values[0].value == 4500
+    parameters.write_text(parameters.read_text().replace("value: 4500", "value: lots"))
+    with pytest.raises(OrdinanceFileError, match="area_trigger"):
+        load_folder(spencer)
