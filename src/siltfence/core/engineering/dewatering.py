@@ -46,7 +46,9 @@ class NoteExample:
 # The NOTE's rough sizes, in its own words.
 NOTE_EXAMPLES: tuple[NoteExample, ...] = (
     NoteExample(1.0, 8 / 12, "inclined or vertical enlargement pipe, several feet long"),
-    NoteExample(100.0, 4.5, "corrugated steel or concrete pipe section or small tank, with inlet baffles"),
+    NoteExample(
+        100.0, 4.5, "corrugated steel or concrete pipe section or small tank, with inlet baffles"
+    ),
     NoteExample(10_000.0, 35.0, "sediment basin at least three feet deep with a pipe outlet"),
 )
 
@@ -123,7 +125,12 @@ def check_dewatering(
         Step.of("highest pumping rate", "Q = gal/min x 0.003785 m³ / 60 s", flow, "m**3/s"),
         *settling.steps(),
         Step.of("required surface area", "A = Q / Vs", required_ft2, "ft**2"),
-        Step.of("diameter of a round device with that area", "D = sqrt(4 A / π)", required_diameter, "ft"),
+        Step.of(
+            "diameter of a round device with that area",
+            "D = sqrt(4 A / π)",
+            required_diameter,
+            "ft",
+        ),
     ]
     notes = [
         "Ideal overflow-rate (Hazen) theory: it assumes quiet, evenly spread flow. The NOTE to "

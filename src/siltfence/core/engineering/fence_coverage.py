@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal
 
-import shapely
-from shapely.geometry.base import BaseGeometry
+import shapely  # type: ignore[import-untyped]
+from shapely.geometry.base import BaseGeometry  # type: ignore[import-untyped]
 
 from siltfence.core.engineering.errors import EngineeringInputError
 from siltfence.core.engineering.result import CheckResult, Method, Outcome, Step, make_result
@@ -41,7 +41,8 @@ def _lines(geometries: Iterable[BaseGeometry], field: str) -> BaseGeometry:
             )
         if geometry.geom_type not in {"LineString", "MultiLineString", "LinearRing"}:
             raise EngineeringInputError(
-                f"{field}[{index}]", f"expected a LineString or MultiLineString, got {geometry.geom_type}"
+                f"{field}[{index}]",
+                f"expected a LineString or MultiLineString, got {geometry.geom_type}",
             )
         if geometry.is_empty:
             raise EngineeringInputError(f"{field}[{index}]", "the line is empty")
@@ -67,7 +68,7 @@ def uncovered_edges(
     if fence_lines.is_empty:
         rest = edge_lines
     else:
-        rest = edge_lines.difference(shapely.buffer(fence_lines, band, cap_style="flat"))
+        rest = edge_lines.difference(shapely.buffer(fence_lines, band))
     pieces = list(shapely.get_parts(shapely.line_merge(rest) if not rest.is_empty else rest))
     return [piece for piece in pieces if piece.length / per_ft > _NOISE_FT]
 
@@ -101,13 +102,15 @@ def check_fence_coverage(
     steps = [
         Step.of("length of marked edges", "sum of edge lengths", total_ft, "ft"),
         Step.of("length of fence and bale lines", "sum of fence lengths", fence_ft, "ft"),
-        Step.of("uncovered edge length", "edges minus (fences buffered by the tolerance)", gap_ft, "ft"),
+        Step.of(
+            "uncovered edge length", "edges minus (fences buffered by the tolerance)", gap_ft, "ft"
+        ),
         Step.of("uncovered share", "uncovered / edges x 100", gap_ft / total_ft * 100, "percent"),
         Step.of("uncovered stretches", "count of pieces", len(gaps)),
     ]
     method = Method(
         name="Edge coverage by buffered fence lines",
-        formula="uncovered = edges - buffer(fences, tolerance, flat caps)",
+        formula="uncovered = edges - buffer(fences, tolerance)",
     )
     notes = [
         "The edges are the ones the plan preparer marked as sideslope, downslope or channel "
@@ -125,8 +128,8 @@ def check_fence_coverage(
         says=(
             f"Fences or bales line all {fmt(total_ft, 'ft')} of the marked edges ({CITATION})."
             if covered
-            else f"{fmt(gap_ft, 'ft')} of the {fmt(total_ft, 'ft')} of marked edges has no fence or "
-            f"bales, in {len(gaps)} stretch{'es' if len(gaps) != 1 else ''} ({CITATION})."
+            else f"{fmt(gap_ft, 'ft')} of the {fmt(total_ft, 'ft')} of marked edges has no "
+            f"fence or bales, in {len(gaps)} stretch{'es' if len(gaps) != 1 else ''} ({CITATION})."
         ),
         fix=None
         if covered

@@ -43,9 +43,11 @@ def required_sediment_measure(
     channel_originates_in_disturbed_area: bool = False,
     basin_area_at_one_time: object = BASIN_AREA_ACRES,
 ) -> MeasureChoice:
-    """Basins or fences for a site; ``area_disturbed_at_one_time`` in sq ft, the threshold in acres."""
+    """Basins or fences; ``area_disturbed_at_one_time`` in sq ft, the threshold in acres."""
     area = to_float(area_disturbed_at_one_time, "ft**2", field="area_disturbed_at_one_time")
-    threshold = to_float(basin_area_at_one_time, "acre", field="basin_area_at_one_time", positive=True)
+    threshold = to_float(
+        basin_area_at_one_time, "acre", field="basin_area_at_one_time", positive=True
+    )
     acres = area / ACRE_FT2
     acres_text = fmt(acres, "acre")
     limit_text = fmt(threshold, "acre")
@@ -94,10 +96,14 @@ def check_sediment_measure(
         basin_area_at_one_time=basin_area_at_one_time,
     )
     area = to_float(area_disturbed_at_one_time, "ft**2", field="area_disturbed_at_one_time")
-    threshold = to_float(basin_area_at_one_time, "acre", field="basin_area_at_one_time", positive=True)
+    threshold = to_float(
+        basin_area_at_one_time, "acre", field="basin_area_at_one_time", positive=True
+    )
     inputs = {
         "area_disturbed_at_one_time": f"{fmt(area, 'ft**2')} ({fmt(area / ACRE_FT2, 'acre')})",
-        "channel_originates_in_disturbed_area": "yes" if channel_originates_in_disturbed_area else "no",
+        "channel_originates_in_disturbed_area": "yes"
+        if channel_originates_in_disturbed_area
+        else "no",
         "basin_area_at_one_time": fmt(threshold, "acre"),
         "runoff_leaves_site": "yes" if runoff_leaves_site else "no",
     }
@@ -108,7 +114,9 @@ def check_sediment_measure(
     )
     steps = [
         Step.of("area disturbed at one time", "sq ft / 43,560", area / ACRE_FT2, "acre"),
-        Step.words("sediment control required", "threshold", choice.measure.value.replace("_", " ")),
+        Step.words(
+            "sediment control required", "threshold", choice.measure.value.replace("_", " ")
+        ),
     ]
     notes = [
         "§ 413-7B(5)(c) is met by 'either of the following': stabilization of inactive ground "
@@ -129,9 +137,7 @@ def check_sediment_measure(
             says="Runoff does not leave the site, so § 413-7B(5) does not apply.",
         )
     if choice.measure is SedimentMeasure.SEDIMENTATION_BASINS:
-        says = (
-            f"Sedimentation basins are required because {choice.reason} ({choice.citation})."
-        )
+        says = f"Sedimentation basins are required because {choice.reason} ({choice.citation})."
     else:
         says = (
             "Filter fences, straw bales or equivalent measures are required along all sideslope "

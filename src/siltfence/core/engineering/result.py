@@ -43,7 +43,9 @@ class Step:
 
     @classmethod
     def of(cls, label: str, formula: str, value: float, unit: str = "1") -> Step:
-        return cls(label=label, formula=formula, value=float(value), unit=unit, text=fmt(value, unit))
+        return cls(
+            label=label, formula=formula, value=float(value), unit=unit, text=fmt(value, unit)
+        )
 
     @classmethod
     def words(cls, label: str, formula: str, text: str) -> Step:

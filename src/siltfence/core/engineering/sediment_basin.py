@@ -169,37 +169,66 @@ def check_sediment_basin(
     }
     steps: list[Step] = [
         Step.of("least surface area", f"{percent:g}% x drainage area", least_area, "ft**2"),
-        Step.of("basin area as a share of drainage", "A_basin / A_drainage x 100", basin / drainage * 100, "percent"),
+        Step.of(
+            "basin area as a share of drainage",
+            "A_basin / A_drainage x 100",
+            basin / drainage * 100,
+            "percent",
+        ),
         *settling.steps(),
     ]
     for row in rows:
         name = row.storm.name
-        steps.append(Step.of(f"{name}: (a) peak inflow", "Q = C i A_drainage", row.peak_inflow_ft3_s, "ft**3/s"))
         steps.append(
-            Step.of(f"{name}: (a) settling capacity", "A_basin x Vs", row.peak_capacity_ft3_s, "ft**3/s")
+            Step.of(
+                f"{name}: (a) peak inflow", "Q = C i A_drainage", row.peak_inflow_ft3_s, "ft**3/s"
+            )
         )
         steps.append(
-            Step.words(f"{name}: (a) traps {size_text}", "Q <= A_basin x Vs", "yes" if row.peak_traps else "no")
+            Step.of(
+                f"{name}: (a) settling capacity", "A_basin x Vs", row.peak_capacity_ft3_s, "ft**3/s"
+            )
         )
         steps.append(
-            Step.of(f"{name}: (b) runoff volume", "V = C P A_drainage", row.runoff_volume_ft3, "ft**3")
+            Step.words(
+                f"{name}: (a) traps {size_text}",
+                "Q <= A_basin x Vs",
+                "yes" if row.peak_traps else "no",
+            )
         )
-        steps.append(Step.of(f"{name}: (b) pool volume", "S = A_basin x depth", row.pool_volume_ft3, "ft**3"))
-        steps.append(Step.of(f"{name}: (b) settling time", "t = depth / Vs", row.settling_time_h, "hour"))
+        steps.append(
+            Step.of(
+                f"{name}: (b) runoff volume", "V = C P A_drainage", row.runoff_volume_ft3, "ft**3"
+            )
+        )
+        steps.append(
+            Step.of(f"{name}: (b) pool volume", "S = A_basin x depth", row.pool_volume_ft3, "ft**3")
+        )
+        steps.append(
+            Step.of(f"{name}: (b) settling time", "t = depth / Vs", row.settling_time_h, "hour")
+        )
         if row.detention_h is None:
             steps.append(
                 Step.words(f"{name}: (b) detention", "V <= S", "the whole runoff stays in the pool")
             )
         else:
             steps.append(
-                Step.of(f"{name}: (b) detention time", "T = S x duration / V", row.detention_h, "hour")
+                Step.of(
+                    f"{name}: (b) detention time", "T = S x duration / V", row.detention_h, "hour"
+                )
             )
         steps.append(
             Step.words(
-                f"{name}: (b) traps {size_text}", "V <= S or T >= t", "yes" if row.storage_traps else "no"
+                f"{name}: (b) traps {size_text}",
+                "V <= S or T >= t",
+                "yes" if row.storage_traps else "no",
             )
         )
-    steps.append(Step.of("(a) basin area needed for every storm", "max C i A_drainage / Vs", peak_needs, "ft**2"))
+    steps.append(
+        Step.of(
+            "(a) basin area needed for every storm", "max C i A_drainage / Vs", peak_needs, "ft**2"
+        )
+    )
     steps.append(
         Step.of(
             "(b) basin area needed for every storm",
@@ -214,11 +243,17 @@ def check_sediment_basin(
     problems: list[str] = []
     fixes: list[str] = []
     if not area_ok:
-        problems.append(f"its {fmt(basin, 'ft**2')} is under {percent:g}% of the drainage area ({fmt(least_area, 'ft**2')})")
+        problems.append(
+            f"its {fmt(basin, 'ft**2')} is under {percent:g}% of the drainage area "
+            f"({fmt(least_area, 'ft**2')})"
+        )
         fixes.append(f"enlarge the basin to at least {fmt(least_area, 'ft**2')}")
     if not depth_ok:
         problems.append(f"its {fmt(depth, 'ft')} depth is under {fmt(least_depth, 'ft')}")
-        fixes.append(f"deepen it to at least {fmt(least_depth, 'ft')} and keep that depth by removing sediment")
+        fixes.append(
+            f"deepen it to at least {fmt(least_depth, 'ft')} and keep that depth by removing "
+            "sediment"
+        )
     both_trap = not peak_fails and not storage_fails
     neither_traps = bool(peak_fails) and bool(storage_fails)
     if neither_traps:
@@ -248,15 +283,16 @@ def check_sediment_basin(
     elif both_trap:
         result = Outcome.PASS
         says = (
-            f"The basin is at least {percent:g}% of its drainage area and {fmt(least_depth, 'ft')} "
-            f"deep, and traps {size_text} in all {len(rows)} design storms by both methods ({CITATION})."
+            f"The basin is at least {percent:g}% of its drainage area and "
+            f"{fmt(least_depth, 'ft')} deep, and traps {size_text} in all {len(rows)} design "
+            f"storms by both methods ({CITATION})."
         )
         fix = None
     else:
         result = Outcome.NEEDS_ACTION
         says = (
-            f"The basin meets the {percent:g}% and {fmt(least_depth, 'ft')} rules, but the trapping "
-            f"methods disagree on {size_text}: the peak method fails "
+            f"The basin meets the {percent:g}% and {fmt(least_depth, 'ft')} rules, but the "
+            f"trapping methods disagree on {size_text}: the peak method fails "
             f"{', '.join(peak_fails) or 'no storm'}, the storage method fails "
             f"{', '.join(storage_fails) or 'no storm'} ({CITATION})."
         )
@@ -265,8 +301,8 @@ def check_sediment_basin(
             f"both, enlarge the basin to at least {fmt(max(peak_needs, storage_needs), 'ft**2')}."
         )
         notes.append(
-            "The chapter says 'designed to trap sediment greater than 15 microns' without a method; "
-            "the two methods here are the common ones and they can disagree."
+            "The chapter says 'designed to trap sediment greater than 15 microns' without a "
+            "method; the two methods here are the common ones and they can disagree."
         )
     return make_result(
         id="sediment-basin",

@@ -5,10 +5,11 @@ sediment). The velocity balances weight less buoyancy against drag:
 
     v = sqrt(4 g d (ρs - ρ) / (3 Cd ρ)),  Re = ρ v d / μ,  Cd = f(Re)
 
-solved by ``fluids.drag.v_terminal``, which uses the Barati et al. (2014) drag correlation
-for Re above 0.1, Stokes' Cd = 24/Re below 0.01, and a blend between. Stokes' law alone,
-v = g (ρs - ρ) d² / (18 μ), overstates the velocity of a 100 µm grain in 50 °F water by about
-5% (Re about 0.5), so it is reported beside the drag-corrected value, never used instead.
+solved by ``fluids.drag.v_terminal`` with the standard drag curve of Clift, Grace and
+Weber (1978), Bubbles, Drops, and Particles, ch. 5 (``Method="Clift"``), which reduces
+to Stokes' Cd = 24/Re at small Re. Stokes' law alone, v = g (ρs - ρ) d² / (18 μ),
+overstates the velocity of a 100 µm grain in 50 °F water by about 7% (Re about 0.5), so it
+is reported beside the drag-corrected value, never used instead.
 """
 
 from __future__ import annotations
@@ -32,12 +33,13 @@ REFERENCE_WATER_DENSITY = 1000.0
 # colder than summer water. Colder water is more viscous, so particles settle more slowly
 # and a device needs more area: the default errs on the side of a larger device.
 DEFAULT_WATER_TEMPERATURE_F = 50.0
+DRAG_METHOD = "Clift"  # fluids.drag name of the standard drag curve
 MAX_PARTICLE_M = 0.01  # 10 mm: beyond sediment that settling devices are sized for
 
 METHOD_NAME = "Terminal settling velocity of a quartz sphere with drag correction"
 METHOD_FORMULA = (
-    "v = sqrt(4 g d (ρs - ρ) / (3 Cd ρ)), Cd = Barati et al. (2014) correlation of Re = ρ v d / μ "
-    "(fluids.drag.v_terminal; Stokes' Cd = 24/Re below Re 0.01)"
+    "v = sqrt(4 g d (ρs - ρ) / (3 Cd ρ)), Cd = Clift, Grace and Weber (1978) standard drag curve "
+    "of Re = ρ v d / μ (fluids.drag.v_terminal, Method='Clift')"
 )
 
 
@@ -90,7 +92,11 @@ class Settling:
                 "m/s",
             ),
             Step.of(f"{lead}particle Reynolds number", "Re = ρ v d / μ", self.reynolds),
-            Step.of(f"{lead}drag coefficient", "Cd = f(Re), Barati et al. (2014)", self.drag_coefficient),
+            Step.of(
+                f"{lead}drag coefficient",
+                "Cd = f(Re), Clift, Grace and Weber (1978)",
+                self.drag_coefficient,
+            ),
             Step.of(f"{lead}settling velocity in ft/s", "v / 0.3048", self.velocity_ft_s, "ft/s"),
         ]
 
@@ -99,7 +105,9 @@ def particle_diameter_m(value: object, field: str = "particle_size") -> float:
     microns = to_float(value, "um", field=field, positive=True)
     diameter = microns * 1e-6
     if diameter > MAX_PARTICLE_M:
-        raise EngineeringInputError(field, f"expected a sediment particle up to 10 mm, got {value!r}")
+        raise EngineeringInputError(
+            field, f"expected a sediment particle up to 10 mm, got {value!r}"
+        )
     return diameter
 
 
@@ -109,7 +117,7 @@ def settling_velocity(
     water_temperature: object = DEFAULT_WATER_TEMPERATURE_F,
     specific_gravity: object = QUARTZ_SPECIFIC_GRAVITY,
 ) -> Settling:
-    """Settling of a sphere of ``particle_size`` (µm) in still water at ``water_temperature`` (°F)."""
+    """Settling of a ``particle_size`` (µm) sphere in still water at ``water_temperature`` (°F)."""
     import fluids.drag
 
     diameter = particle_diameter_m(particle_size)
@@ -122,12 +130,16 @@ def settling_velocity(
         )
     velocity = float(
         fluids.drag.v_terminal(
-            D=diameter, rhop=particle_density, rho=water.density, mu=water.viscosity
+            D=diameter,
+            rhop=particle_density,
+            rho=water.density,
+            mu=water.viscosity,
+            Method=DRAG_METHOD,
         )
     )
     reynolds = water.density * velocity * diameter / water.viscosity
     stokes = G * (particle_density - water.density) * diameter**2 / (18 * water.viscosity)
-    drag = float(fluids.drag.drag_sphere(reynolds))
+    drag = float(fluids.drag.drag_sphere(reynolds, Method=DRAG_METHOD))
     return Settling(
         diameter_m=diameter,
         particle_density=particle_density,

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import partial
 
 from siltfence.core.engineering.errors import EngineeringInputError
 from siltfence.core.engineering.result import CheckResult, Method, Outcome, Step, make_result
@@ -79,7 +80,12 @@ class SheetFlow:
 
 
 def sheet_flow(
-    *, intensity_in_per_h: float, flow_length_ft: float, slope: float, n: float, runoff_coefficient: float = 1.0
+    *,
+    intensity_in_per_h: float,
+    flow_length_ft: float,
+    slope: float,
+    n: float,
+    runoff_coefficient: float = 1.0,
 ) -> SheetFlow:
     """Kinematic-wave equilibrium depth and velocity of sheet flow (plain numbers, US units)."""
     import fluids.open_flow
@@ -99,7 +105,12 @@ def sheet_flow(
 
 
 def length_at_velocity(
-    *, velocity_ft_s: float, intensity_in_per_h: float, slope: float, n: float, runoff_coefficient: float = 1.0
+    *,
+    velocity_ft_s: float,
+    intensity_in_per_h: float,
+    slope: float,
+    n: float,
+    runoff_coefficient: float = 1.0,
 ) -> float:
     """Flow length, ft, at which equilibrium sheet flow reaches ``velocity_ft_s``.
 
@@ -107,7 +118,7 @@ def length_at_velocity(
     """
     excess = runoff_coefficient * intensity_in_per_h * INCH / 3600
     q = (velocity_ft_s * FT) ** 2.5 * n**1.5 / slope**0.75
-    return q / excess / FT
+    return float(q / excess / FT)
 
 
 def check_sheet_flow(
@@ -160,10 +171,11 @@ def check_sheet_flow(
         name="Kinematic-wave equilibrium sheet flow, Manning's equation on a wide plane",
         formula="q = C i L; y = (q n / (1.49 S^0.5))^(3/5); V = q / y (US units)",
     )
-    common = {"id": "sheet-flow", "title": "Sheet flow from adjacent areas", "citation": CITATION}
+    common = partial(
+        make_result, id="sheet-flow", title="Sheet flow from adjacent areas", citation=CITATION
+    )
     if not runoff_leaves_site:
-        return make_result(
-            **common,
+        return common(
             inputs=inputs,
             method=method,
             steps=[],
@@ -171,8 +183,7 @@ def check_sheet_flow(
             says="Runoff does not leave the site, so § 413-7B(5) does not apply.",
         )
     if area <= area_limit:
-        return make_result(
-            **common,
+        return common(
             inputs=inputs,
             method=method,
             steps=[Step.of("adjacent area", "as given", area, "ft**2")],
@@ -194,8 +205,16 @@ def check_sheet_flow(
             runoff_coefficient=c,
         )
         flows.append((storm, flow))
-        steps.append(Step.of(f"{storm.name}: unit discharge", "q = C i L", flow.unit_discharge_ft2_s, "ft**2/s"))
-        steps.append(Step.of(f"{storm.name}: flow depth", "y = (q n / (1.49 S^0.5))^(3/5)", flow.depth_ft, "ft"))
+        steps.append(
+            Step.of(
+                f"{storm.name}: unit discharge", "q = C i L", flow.unit_discharge_ft2_s, "ft**2/s"
+            )
+        )
+        steps.append(
+            Step.of(
+                f"{storm.name}: flow depth", "y = (q n / (1.49 S^0.5))^(3/5)", flow.depth_ft, "ft"
+            )
+        )
         steps.append(Step.of(f"{storm.name}: velocity", "V = q / y", flow.velocity_ft_s, "ft/s"))
         steps.append(
             Step.of(
@@ -207,7 +226,11 @@ def check_sheet_flow(
         )
     governing, fastest = max(flows, key=lambda pair: pair[1].velocity_ft_s)
     length_at_limit = length_at_velocity(
-        velocity_ft_s=limit, intensity_in_per_h=governing.intensity_in_per_h, slope=s, n=n, runoff_coefficient=c
+        velocity_ft_s=limit,
+        intensity_in_per_h=governing.intensity_in_per_h,
+        slope=s,
+        n=n,
+        runoff_coefficient=c,
     )
     steps.append(
         Step.of(
@@ -218,7 +241,8 @@ def check_sheet_flow(
         )
     )
     notes = [
-        f"Design storms: {DESIGN_STORMS_CITATION} unless values specific to the community are given.",
+        f"Design storms: {DESIGN_STORMS_CITATION} unless values specific to the community are "
+        "given.",
         "Equilibrium flow is assumed: where a storm ends before the time to equilibrium, the real "
         "velocity is lower, so the check errs toward diversion.",
         "Channelized runoff from adjacent areas is a separate rule (divert if practical, else "
@@ -236,15 +260,16 @@ def check_sheet_flow(
     if slow and not too_long:
         result, fix = Outcome.PASS, None
         says = (
-            f"The fastest sheet flow, in the {governing.name}, is {fmt(fastest.velocity_ft_s, 'ft/s')}, "
-            f"less than {fmt(limit, 'ft/s')}, so it need not be diverted ({CITATION})."
+            f"The fastest sheet flow, in the {governing.name}, is "
+            f"{fmt(fastest.velocity_ft_s, 'ft/s')}, less than {fmt(limit, 'ft/s')}, so it need "
+            f"not be diverted ({CITATION})."
         )
     elif slow:
         result = Outcome.NEEDS_ACTION
         says = (
             f"The computed sheet flow is {fmt(fastest.velocity_ft_s, 'ft/s')}, under "
-            f"{fmt(limit, 'ft/s')}, but a {fmt(length, 'ft')} path is not sheet flow throughout, so "
-            f"the velocity is not shown to be under the limit ({CITATION})."
+            f"{fmt(limit, 'ft/s')}, but a {fmt(length, 'ft')} path is not sheet flow throughout, "
+            f"so the velocity is not shown to be under the limit ({CITATION})."
         )
         fix = (
             "Show the velocity by a shallow-concentrated-flow method, or divert the runoff around "
@@ -253,13 +278,21 @@ def check_sheet_flow(
     else:
         result = Outcome.FAIL
         says = (
-            f"Sheet flow in the {governing.name} reaches {fmt(fastest.velocity_ft_s, 'ft/s')}, not "
-            f"less than {fmt(limit, 'ft/s')}, so runoff from the {fmt(area, 'ft**2')} adjacent area "
-            f"must be diverted around the disturbed area ({CITATION})."
+            f"Sheet flow in the {governing.name} reaches {fmt(fastest.velocity_ft_s, 'ft/s')}, "
+            f"not less than {fmt(limit, 'ft/s')}, so runoff from the {fmt(area, 'ft**2')} "
+            f"adjacent area must be diverted around the disturbed area ({CITATION})."
         )
         fix = (
             "Divert the adjacent area's sheet flow around the disturbed area in a conveyance that "
             "will not erode it or the receiving channel, or shorten the sheet-flow path below "
             f"{fmt(length_at_limit, 'ft')} ({CITATION})."
         )
-    return make_result(**common, inputs=inputs, method=method, steps=steps, result=result, says=says, fix=fix, notes=notes)
+    return common(
+        inputs=inputs,
+        method=method,
+        steps=steps,
+        result=result,
+        says=says,
+        fix=fix,
+        notes=notes,
+    )

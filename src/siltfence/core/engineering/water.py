@@ -68,7 +68,9 @@ def water_viscosity(temperature_c: float) -> float:
     return 1.002e-3 * math.pow(10.0, exponent)
 
 
-def water_properties(temperature: object = 50.0, field: str = "water_temperature") -> WaterProperties:
+def water_properties(
+    temperature: object = 50.0, field: str = "water_temperature"
+) -> WaterProperties:
     """Water at ``temperature`` (°F as a plain number, or a quantity such as ``"10 degC"``)."""
     celsius = water_temperature_c(temperature, field)
     return WaterProperties(

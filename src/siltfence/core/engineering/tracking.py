@@ -1,0 +1,108 @@
+"""Tracking: graveled access on nonresidential sites (§ 413-7B(3)).
+
+    "Each nonresidential site shall have graveled roads, access drives and parking areas of
+    sufficient width and length to prevent sediment from being tracked onto public or
+    private roadways."
+
+"Sufficient width and length" has no number in the chapter. When the village names one
+(for example from the design criteria it identifies under § 413-5), pass it as
+``min_length`` and ``min_width``; with none given, only the presence of gravel is checked.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from siltfence.core.engineering.errors import EngineeringInputError
+from siltfence.core.engineering.result import CheckResult, Method, Outcome, Step, make_result
+from siltfence.core.engineering.units import fmt, to_float
+
+CITATION = "§ 413-7B(3)"
+LAND_USES = ("residential", "commercial", "industrial", "institutional", "agricultural", "other")
+
+
+def check_tracking(
+    *,
+    land_use: str,
+    graveled_access: bool,
+    access_length: object | None = None,
+    access_width: object | None = None,
+    min_length: object | None = None,
+    min_width: object | None = None,
+) -> CheckResult:
+    """Nonresidential sites need graveled roads, access drives and parking (lengths in ft)."""
+    if land_use not in LAND_USES:
+        raise EngineeringInputError(
+            "land_use", f"expected one of {', '.join(LAND_USES)}, got {land_use!r}"
+        )
+    inputs = {"land_use": land_use, "graveled_access": "yes" if graveled_access else "no"}
+    steps = [
+        Step.words(
+            "nonresidential",
+            "land_use != residential",
+            "no" if land_use == "residential" else "yes",
+        )
+    ]
+    method = Method(name="Land use and access surface", formula="nonresidential -> graveled access")
+    common = partial(
+        make_result,
+        id="tracking",
+        title="Tracking",
+        citation=CITATION,
+        inputs=inputs,
+        method=method,
+    )
+    notes = [
+        "'Sufficient width and length' has no number in the chapter; the Building Inspector "
+        "sets it (§ 413-5)."
+    ]
+    if land_use == "residential":
+        return common(
+            steps=steps,
+            result=Outcome.INFO,
+            says=f"A residential site is not held to the graveled-access rule ({CITATION}).",
+        )
+    if not graveled_access:
+        return common(
+            steps=steps,
+            result=Outcome.FAIL,
+            says=(
+                f"A {land_use} site needs graveled roads, access drives and parking areas "
+                f"({CITATION})."
+            ),
+            fix=(
+                "Gravel the roads, access drives and parking areas, wide and long enough to keep "
+                f"sediment off public and private roadways ({CITATION})."
+            ),
+            notes=notes,
+        )
+    short: list[str] = []
+    for name, given, least in (
+        ("length", access_length, min_length),
+        ("width", access_width, min_width),
+    ):
+        if least is None:
+            continue
+        least_ft = to_float(least, "ft", field=f"min_{name}", positive=True)
+        if given is None:
+            raise EngineeringInputError(f"access_{name}", f"needed to compare with min_{name}")
+        given_ft = to_float(given, "ft", field=f"access_{name}")
+        inputs[f"access_{name}"] = fmt(given_ft, "ft")
+        inputs[f"min_{name}"] = fmt(least_ft, "ft")
+        steps.append(Step.of(f"graveled access {name}", "as given", given_ft, "ft"))
+        if given_ft < least_ft:
+            short.append(f"its {name} of {fmt(given_ft, 'ft')} is under {fmt(least_ft, 'ft')}")
+    if short:
+        return common(
+            steps=steps,
+            result=Outcome.FAIL,
+            says="The graveled access is too small: " + "; ".join(short) + f" ({CITATION}).",
+            fix=f"Enlarge the graveled access to the village's sizes ({CITATION}).",
+            notes=notes,
+        )
+    return common(
+        steps=steps,
+        result=Outcome.PASS,
+        says=f"The {land_use} site has graveled access ({CITATION}).",
+        notes=notes,
+    )
