@@ -55,8 +55,29 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "ninja",
+    "rules",
+    "axes",
+    "siltfence.apps.accounts",
+    "siltfence.apps.audit",
+    "siltfence.apps.permits",
+    "siltfence.apps.documents",
     "siltfence.apps.web",
 ]
+
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # login throttling first
+    "rules.permissions.ObjectPermissionBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+LOGIN_URL = "web:login"
+LOGIN_REDIRECT_URL = "web:home"
+LOGOUT_REDIRECT_URL = "web:permit-check"
+# django-axes: five failed logins for one username from one address lock it for an hour.
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = 1
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_ENABLED = os.environ.get("AXES_ENABLED", "true") == "true"
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
@@ -69,6 +90,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "siltfence.config.urls"
@@ -120,6 +142,14 @@ LANGUAGE_CODE = "en-us"
 TIME_ZONE = "America/Chicago"
 USE_I18N = False
 USE_TZ = True
+
+MEDIA_ROOT = DATA_DIR / "media"
+MEDIA_URL = "/media-not-served/"  # uploads are served only through checked views
+FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+DATA_UPLOAD_MAX_MEMORY_SIZE = 25 * 1024 * 1024
+SILTFENCE_UPLOAD_MAX_BYTES = int(os.environ.get("SILTFENCE_UPLOAD_MAX_BYTES", 20 * 1024 * 1024))
+SESSION_COOKIE_AGE = 60 * 60 * 8
+SESSION_EXPIRE_AT_BROWSER_CLOSE = True
 
 STATIC_URL = "/static/"
 STATIC_ROOT = DATA_DIR / "static"

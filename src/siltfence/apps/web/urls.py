@@ -1,6 +1,13 @@
+from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from siltfence.apps.web import views
+from siltfence.apps.web import (
+    account_views,
+    document_views,
+    portal_views,
+    staff_views,
+    views,
+)
 
 app_name = "web"
 urlpatterns = [
@@ -14,4 +21,60 @@ urlpatterns = [
         name="section-detail",
     ),
     path("ordinances/<slug:left>/diff/<slug:right>/", views.ordinance_diff, name="ordinance-diff"),
+    # people
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(template_name="web/login.html"),
+        name="login",
+    ),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/register/", account_views.register, name="register"),
+    path("home/", account_views.home, name="home"),
+    # applicant portal
+    path("portal/", portal_views.portal, name="portal"),
+    path("portal/apply/", portal_views.apply, name="apply"),
+    path("portal/applications/<int:pk>/", portal_views.application_detail, name="portal-application"),
+    path(
+        "portal/applications/<int:pk>/checklist",
+        portal_views.application_checklist,
+        name="portal-checklist",
+    ),
+    path("portal/applications/<int:pk>/upload", portal_views.application_upload, name="portal-upload"),
+    path("portal/applications/<int:pk>/submit", portal_views.application_submit, name="portal-submit"),
+    path(
+        "portal/applications/<int:pk>/respond",
+        portal_views.application_respond,
+        name="portal-respond",
+    ),
+    # staff console
+    path("staff/", staff_views.queue, name="staff-queue"),
+    path("staff/applications/<int:pk>/", staff_views.application_detail, name="staff-application"),
+    path(
+        "staff/applications/<int:pk>/request-information",
+        staff_views.request_information,
+        name="staff-request-information",
+    ),
+    path("staff/applications/<int:pk>/approve", staff_views.approve, name="staff-approve"),
+    path("staff/applications/<int:pk>/disapprove", staff_views.disapprove, name="staff-disapprove"),
+    path("staff/applications/<int:pk>/fee", staff_views.record_fee, name="staff-fee"),
+    path("staff/permits/", staff_views.permits, name="staff-permits"),
+    path("permits/<int:pk>/", staff_views.permit_detail, name="permit"),
+    path("permits/<int:pk>/extend", staff_views.permit_extend, name="permit-extend"),
+    path("permits/<int:pk>/close", staff_views.permit_close, name="permit-close"),
+    path("permits/<int:pk>/surety", staff_views.permit_surety, name="permit-surety"),
+    path("permits/<int:pk>/amendments", staff_views.amendment_request, name="permit-amendment"),
+    path(
+        "permits/<int:pk>/amendments/<int:amendment_pk>/decide",
+        staff_views.amendment_decide,
+        name="permit-amendment-decide",
+    ),
+    path("staff/villages/<slug:village>/", staff_views.village_settings, name="village-settings"),
+    path(
+        "staff/villages/<slug:village>/closures",
+        staff_views.village_closure,
+        name="village-closure",
+    ),
+    path("staff/villages/<slug:village>/fees", staff_views.village_fee, name="village-fee"),
+    # documents
+    path("documents/<int:pk>/", document_views.download, name="document"),
 ]

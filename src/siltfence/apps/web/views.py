@@ -7,6 +7,7 @@ links its citation to the page holding that section's words.
 from __future__ import annotations
 
 import datetime
+import json
 from typing import Any
 from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
@@ -115,7 +116,11 @@ def permit_check_answer(request: HttpRequest) -> HttpResponse:
                 f"on: expected a date written YYYY-MM-DD, got {on_text!r}", field="on"
             ) from None
         result = determine(jurisdiction, facts_from_form(request.POST), on).to_json()
-        context = {"d": _with_links(ordinance, result), "ordinance": ordinance}
+        context = {
+            "d": _with_links(ordinance, result),
+            "ordinance": ordinance,
+            "facts_json": json.dumps(result["facts"]),
+        }
     except SiltfenceError as exc:
         context = {"error": str(exc), "error_field": exc.field}
         status = 200 if request.htmx else 400

@@ -1,39 +1,189 @@
-"""Load the demo: both ordinances checked, and a demo administrator login printed."""
+"""Load the demo: both villages, a login for every role, and applications and permits
+in every state, so a newcomer can click through the whole flow. Idempotent."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
+from django.db import transaction
+from django.utils import timezone
 
-from siltfence.core.ordinance.loader import load_all
+from siltfence.apps.accounts.models import Membership, Role
+from siltfence.apps.documents.pdf import lines_to_pdf
+from siltfence.apps.permits import services
+from siltfence.apps.permits.models import Application, Village
 
-DEMO_USERNAME = "demo-admin"
-DEMO_PASSWORD = "silt-fence-demo-2026"
+PASSWORD = "silt-fence-demo-2026"
+USERS = [
+    # username, first, last, village, role (None: an applicant)
+    ("spencer-building-inspector", "Dana", "Kraus", "spencer-wi", Role.STAFF),
+    ("spencer-field-inspector", "Lee", "Marsh", "spencer-wi", Role.INSPECTOR),
+    ("spencer-zba", "Pat", "Olson", "spencer-wi", Role.APPEALS_BOARD),
+    ("newglarus-administrator", "Robin", "Streiff", "new-glarus-wi", Role.STAFF),
+    ("newglarus-field-inspector", "Sam", "Duerst", "new-glarus-wi", Role.INSPECTOR),
+    ("newglarus-zba", "Chris", "Legler", "new-glarus-wi", Role.APPEALS_BOARD),
+    ("contractor-jo", "Jo", "Becker", None, None),
+    ("landowner-alex", "Alex", "Schmid", None, None),
+]
+
+# (village, address, facts, state, days ago filed)
+APPLICATIONS: list[tuple[str, str, dict[str, Any], str, int]] = [
+    ("spencer-wi", "105 N Park St, Spencer", {"disturbed_area": 6500, "land_use": "residential"}, "draft", 0),
+    ("spencer-wi", "300 E Clark St, Spencer", {"disturbed_area": "1.5 acre", "land_use": "commercial"}, "draft", 0),
+    ("spencer-wi", "220 S Pacific St, Spencer", {"disturbed_area": 9000, "land_use": "residential"}, "under_review", 12),
+    ("spencer-wi", "Spencer Industrial Park Lot 4", {"disturbed_area": "3 acre", "land_use": "industrial"}, "overdue", 60),
+    ("spencer-wi", "412 W Clark St, Spencer", {"excavation_fill_volume": 450, "land_use": "commercial"}, "information_requested", 20),
+    ("spencer-wi", "Hillview Subdivision, Spencer", {"subdivision_plat": True, "disturbed_area": "4 acre", "land_use": "residential"}, "information_received", 30),
+    ("spencer-wi", "150 Legion St, Spencer", {"disturbed_area": 12000, "land_use": "institutional"}, "approved", 50),
+    ("spencer-wi", "710 Washington St, Spencer", {"underground_pipe_length": 420, "land_use": "other"}, "extended", 200),
+    ("spencer-wi", "88 Depot St, Spencer", {"disturbed_area": 5000, "land_use": "residential"}, "disapproved", 40),
+    ("spencer-wi", "Marathon Ave Lot 9, Spencer", {"disturbed_area": 8000, "land_use": "residential"}, "closed", 260),
+    ("new-glarus-wi", "600 2nd St, New Glarus", {"disturbed_area": 5200}, "draft", 0),
+    ("new-glarus-wi", "Railroad St Lot 2, New Glarus", {"disturbed_area": "2 acre"}, "under_review", 10),
+    ("new-glarus-wi", "North Edge Business Park, New Glarus", {"excavation_fill_volume": 800}, "overdue", 70),
+    ("new-glarus-wi", "15 Sixth Ave, New Glarus", {"channel_length_disturbed": 140}, "information_requested", 15),
+    ("new-glarus-wi", "Glarner Strasse Lot 7, New Glarus", {"disturbed_area": 7000}, "information_received", 25),
+    ("new-glarus-wi", "Swiss Valley Subdivision, New Glarus", {"disturbed_area": "6 acre"}, "approved", 45),
+    ("new-glarus-wi", "401 Railroad St, New Glarus", {"disturbed_area": 4400}, "extended", 210),
+    ("new-glarus-wi", "Hefti Rd, New Glarus", {"disturbed_area": 4100}, "disapproved", 35),
+    ("new-glarus-wi", "Second St Lot 3, New Glarus", {"disturbed_area": 9500}, "closed", 240),
+]
+
+
+def _plan_pdf(address: str) -> bytes:
+    return lines_to_pdf(
+        [
+            "DEMO CONTROL PLAN",
+            address,
+            "",
+            "Site map, soils, drainage, control measures and schedule (demo document).",
+        ],
+        title=f"Plan for {address}",
+    )
 
 
 class Command(BaseCommand):
-    help = "Check both ordinances load and create the demo administrator (idempotent)."
+    help = "Load both villages, demo users for every role, and applications in every state."
 
     def handle(self, *args: Any, **options: Any) -> None:
-        for ordinance in load_all():
-            self.stdout.write(
-                f"Ordinance loaded: {ordinance.name} Ch. {ordinance.chapter} "
-                f"({len(ordinance.sections)} sections, {len(ordinance.parameters)} parameters)"
-            )
+        villages = {v.id: v for v in services.village_sync()}
+        users = self._users(villages)
+        if Application.objects.exists():
+            self.stdout.write("Demo applications already loaded.")
+        else:
+            self._applications(villages, users)
+        self._print_logins()
+
+    def _users(self, villages: dict[str, Village]) -> dict[str, Any]:
         user_model = get_user_model()
-        user, created = user_model.objects.get_or_create(
-            username=DEMO_USERNAME, defaults={"is_staff": True, "is_superuser": True}
+        users = {}
+        for username, first, last, village, role in USERS:
+            user, created = user_model.objects.get_or_create(
+                username=username,
+                defaults={"first_name": first, "last_name": last, "email": f"{username}@example.org"},
+            )
+            if created:
+                user.set_password(PASSWORD)
+                user.save()
+            if village and role:
+                Membership.objects.get_or_create(user=user, village=villages[village], role=role)
+            users[username] = user
+        admin, created = user_model.objects.get_or_create(
+            username="demo-admin", defaults={"is_staff": True, "is_superuser": True}
         )
         if created:
-            user.set_password(DEMO_PASSWORD)
-            user.save()
-        self.stdout.write(
-            self.style.SUCCESS(
-                "\nsiltfence demo is ready at http://127.0.0.1:8000/\n"
-                f"  Do I need a permit?  http://127.0.0.1:8000/\n"
-                f"  Admin login          http://127.0.0.1:8000/admin/  "
-                f"user {DEMO_USERNAME}  password {DEMO_PASSWORD}\n"
+            admin.set_password(PASSWORD)
+            admin.save()
+        return users
+
+    @transaction.atomic
+    def _applications(self, villages: dict[str, Village], users: dict[str, Any]) -> None:
+        now = timezone.now()
+        staff = {
+            "spencer-wi": users["spencer-building-inspector"],
+            "new-glarus-wi": users["newglarus-administrator"],
+        }
+        applicants = [users["contractor-jo"], users["landowner-alex"]]
+        for index, (village_id, address, facts, state, days_ago) in enumerate(APPLICATIONS):
+            applicant = applicants[index % 2]
+            filed = now - datetime.timedelta(days=days_ago)
+            application = services.application_create(
+                applicant=applicant,
+                village=villages[village_id],
+                address=address,
+                facts=facts,
+                on=filed.date(),
+                parcel_number=f"0{index + 1:02d}-{1000 + index * 7}",
+                description="Demo project",
+                parties=[{"role": "landowner", "name": applicant.get_full_name()}],
             )
-        )
+            contents = (application.determination.get("plan") or {}).get("contents", [])
+            services.application_checklist_set(
+                application=application, user=applicant, items=list(range(len(contents)))
+            )
+            services.document_upload(
+                application=application,
+                user=applicant,
+                kind="plan_statement" if application.plan_kind == "control_plan_statement" else "plan",
+                name=f"plan-{index + 1}.pdf",
+                content=_plan_pdf(address),
+                claimed_type="application/pdf",
+            )
+            if state == "draft":
+                continue
+            services.application_submit(application=application, user=applicant, at=filed)
+            officer = staff[village_id]
+            step = filed + datetime.timedelta(days=min(days_ago // 3, 8) or 1)
+            if state in ("information_requested", "information_received"):
+                services.application_information_request(
+                    application=application,
+                    staff=officer,
+                    message="Show the stockpile locations and the silt fence along the east line.",
+                    at=step,
+                )
+                if state == "information_received":
+                    services.application_information_provide(
+                        application=application,
+                        user=applicant,
+                        response="Revised site map uploaded: stockpiles on the west side, fence on the east line.",
+                        at=step + datetime.timedelta(days=3),
+                    )
+            elif state in ("approved", "extended", "closed"):
+                permit = services.application_approve(application=application, staff=officer, at=step)
+                if state == "extended":
+                    services.permit_extend(
+                        permit=permit,
+                        staff=officer,
+                        days=90,
+                        on=permit.expires_on - datetime.timedelta(days=5),
+                        added_measures="Second row of silt fence along the creek.",
+                    )
+                if state == "closed":
+                    services.permit_close(
+                        permit=permit, staff=officer, on=(now - datetime.timedelta(days=5)).date(),
+                        cover_percent=82,
+                    )
+            elif state == "disapproved":
+                services.application_disapprove(
+                    application=application,
+                    staff=officer,
+                    reasons="The plan shows no inlet protection for the two street inlets on the frontage.",
+                    at=step,
+                )
+
+    def _print_logins(self) -> None:
+        lines = [
+            "",
+            "siltfence demo is ready: http://127.0.0.1:8000/",
+            f"Every demo login uses the password: {PASSWORD}",
+            "",
+            f"  {'username':<28} role",
+        ]
+        for username, _first, _last, village, role in USERS:
+            what = f"{role.label} of {village}" if role else "applicant (landowner / contractor)"
+            lines.append(f"  {username:<28} {what}")
+        lines.append(f"  {'demo-admin':<28} site administrator (/admin/)")
+        self.stdout.write(self.style.SUCCESS("\n".join(lines)))

@@ -1,0 +1,67 @@
+"""Permissions as predicates (django-rules): "staff of this village", "applicant of this
+application". Views and services both ask these, and querysets are scoped by the
+selectors in ``siltfence.apps.permits.selectors`` the same way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import rules
+
+from siltfence.apps.accounts.models import Role
+
+
+def village_ids(user: Any, *roles: Role) -> set[str]:
+    if not getattr(user, "is_authenticated", False):
+        return set()
+    cache = getattr(user, "_siltfence_roles", None)
+    if cache is None:
+        cache = list(user.memberships.values_list("village_id", "role"))
+        user._siltfence_roles = cache
+    wanted = {r.value for r in roles}
+    return {village for village, role in cache if role in wanted}
+
+
+def _village_of(obj: Any) -> str | None:
+    for attribute in ("village_id", "jurisdiction"):
+        value = getattr(obj, attribute, None)
+        if value:
+            return str(value)
+    return None
+
+
+@rules.predicate
+def is_staff_of(user: Any, obj: Any) -> bool:
+    return _village_of(obj) in village_ids(user, Role.STAFF)
+
+
+@rules.predicate
+def is_inspector_of(user: Any, obj: Any) -> bool:
+    return _village_of(obj) in village_ids(user, Role.INSPECTOR)
+
+
+@rules.predicate
+def is_board_member_of(user: Any, obj: Any) -> bool:
+    return _village_of(obj) in village_ids(user, Role.APPEALS_BOARD)
+
+
+@rules.predicate
+def is_applicant_of(user: Any, obj: Any) -> bool:
+    application = getattr(obj, "application", obj)
+    return bool(
+        getattr(user, "is_authenticated", False)
+        and getattr(application, "applicant_id", None) == user.pk
+    )
+
+
+can_view_application = is_applicant_of | is_staff_of | is_inspector_of | is_board_member_of
+can_edit_application = is_applicant_of
+can_decide_application = is_staff_of
+can_manage_permit = is_staff_of
+
+rules.add_perm("permits.view_application", can_view_application)
+rules.add_perm("permits.edit_application", can_edit_application)
+rules.add_perm("permits.decide_application", can_decide_application)
+rules.add_perm("permits.manage_permit", can_manage_permit)
+rules.add_perm("permits.view_permit", can_view_application)

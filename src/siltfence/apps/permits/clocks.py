@@ -1,0 +1,70 @@
+"""The clocks of an application and its permit, computed by the core from the record.
+
+Nothing here counts days: the timeline engine of the core does, with the village's
+counting rule and its office calendar (the closure days staff keep).
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.utils import timezone
+
+from siltfence.apps.permits.models import Application, OfficeClosure
+from siltfence.core.ordinance.loader import load
+
+
+def office_closures(village_id: str) -> frozenset[datetime.date]:
+    return frozenset(OfficeClosure.objects.filter(village_id=village_id).values_list("day", flat=True))
+
+
+def application_events(application: Application) -> list[dict[str, Any]]:
+    zone = load(application.village_id).time_zone
+    return [event.as_contract(zone) for event in application.timeline.all()]
+
+
+def application_timeline(application: Application, as_of: datetime.datetime | None = None) -> Any:
+    """The core's timeline for an application: duties, permit expiry, notes."""
+    from siltfence.core.timeline import compute
+
+    ordinance = load(application.village_id)
+    now = as_of or timezone.now().astimezone(ZoneInfo(ordinance.time_zone))
+    return compute(
+        ordinance,
+        application_events(application),
+        as_of=now,
+        office_closures=office_closures(application.village_id),
+    )
+
+
+def permit_expiry(application: Application) -> datetime.date:
+    timeline = application_timeline(application)
+    expires = timeline.to_json()["permit"]["expires"]
+    return datetime.date.fromisoformat(expires)
+
+
+def review_clock(application: Application, as_of: datetime.datetime | None = None) -> dict[str, Any] | None:
+    """The open decision duty (review or re-review) with its due date and status."""
+    if application.received_at is None:
+        return None
+    duties = application_timeline(application, as_of).to_json()["duties"]
+    decisions = [d for d in duties if d["kind"] in ("review_decision", "re_review_decision")]
+    open_ones = [d for d in decisions if d["status"] != "met"]
+    return (open_ones or decisions or [None])[-1]
+
+
+def decision_due_if_filed(village_id: str, at: datetime.datetime) -> dict[str, Any]:
+    """"If filed today, a decision is due by ...": the review clock for a filing at ``at``."""
+    from siltfence.core.timeline import compute
+
+    ordinance = load(village_id)
+    local = at.astimezone(ZoneInfo(ordinance.time_zone))
+    result = compute(
+        ordinance,
+        [{"type": "application_received", "at": local.isoformat()}],
+        as_of=local,
+        office_closures=office_closures(village_id),
+    ).to_json()
+    return next(d for d in result["duties"] if d["kind"] == "review_decision")

@@ -1,0 +1,36 @@
+"""Why a permit action was refused: one sentence each, citing the section where the law
+sets the rule. Tests name these constants."""
+
+from siltfence.core.errors import SiltfenceError
+
+
+class ActionRefused(SiltfenceError):
+    """A service's precondition failed; nothing was written."""
+
+
+NOT_YOURS = "application: you may only act on your own applications"
+NOT_STAFF = "village: only the {authority} of {village} may do this"
+NOT_DRAFT = "status: only a draft application can be submitted; this one is {status}"
+CHAPTER_DOES_NOT_APPLY = (
+    "facts: {village} Ch. {chapter} does not apply to this project, so no permit is needed "
+    "(see the determination's findings)"
+)
+INCOMPLETE = "checklist: the plan is not complete; missing: {missing}"
+NO_PLAN_DOCUMENT = "documents: upload the {plan} (PDF) before submitting ({citation})"
+FEE_NOT_PAID = "fee: the application fee of ${amount} has not been recorded as paid ({citation})"
+NOT_UNDER_REVIEW = "status: the application is {status}, not under review"
+NOT_WAITING_FOR_INFORMATION = "status: no information was requested; the application is {status}"
+REASONS_REQUIRED = "reasons: a disapproval must state its reasons in writing ({citation})"
+MESSAGE_REQUIRED = "message: say what information is needed"
+RESPONSE_REQUIRED = "response: describe the information provided, or upload it"
+EXTENSION_DAYS = "days: an extension is for 1 to {max} days at a time ({citation}); got {days}"
+PERMIT_NOT_ACTIVE = "permit: the permit is {status}, not active"
+PERMIT_EXPIRED = "permit: the permit expired on {expires}; it can no longer be extended"
+COVER_REQUIRED = (
+    "cover: final stabilization needs uniform perennial cover of at least {minimum}% ({citation}); "
+    "{given}% was recorded"
+)
+COVER_OUT_OF_RANGE = "cover: give the perennial cover as a percentage from 0 to 100"
+AMENDMENT_TRIGGER = "trigger: choose one of {choices}"
+AMENDMENT_DECIDED = "amendment: this amendment was already decided ({status})"
+DATE_BEFORE_RECEIPT = "at: a decision cannot come before the application was received ({received})"

@@ -1,0 +1,293 @@
+"""The permit record: villages, sites, parties, applications, permits and their history.
+
+Models hold what happened; the core computes what it means (determinations, clocks).
+Every change goes through ``services`` and is recorded in the audit chain. Invariants
+that the law fixes are also constraints in the database.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Village(models.Model):
+    """A jurisdiction whose ordinance is encoded; the id is the ordinance folder's name."""
+
+    id = models.CharField(primary_key=True, max_length=40)
+    name = models.CharField(max_length=200)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class OfficeClosure(models.Model):
+    """A day the administering authority's office is closed (New Glarus business days)."""
+
+    village = models.ForeignKey(Village, on_delete=models.PROTECT, related_name="closures")
+    day = models.DateField()
+    reason = models.CharField(max_length=200)
+
+    class Meta:
+        ordering = ["day"]
+        constraints = [models.UniqueConstraint(fields=["village", "day"], name="one_closure_a_day")]
+
+
+class FeeSchedule(models.Model):
+    """The application fee a village set, in force from a date (no amount is invented)."""
+
+    village = models.ForeignKey(Village, on_delete=models.PROTECT, related_name="fees")
+    effective_from = models.DateField()
+    amount = models.DecimalField(max_digits=10, decimal_places=2)
+    authority = models.CharField(max_length=200, help_text="e.g. Village Board resolution 2026-04")
+
+    class Meta:
+        ordering = ["-effective_from"]
+        constraints = [
+            models.UniqueConstraint(fields=["village", "effective_from"], name="one_fee_a_date"),
+            models.CheckConstraint(condition=Q(amount__gte=0), name="fee_not_negative"),
+        ]
+
+
+class Site(models.Model):
+    village = models.ForeignKey(Village, on_delete=models.PROTECT, related_name="sites")
+    address = models.CharField(max_length=300)
+    parcel_number = models.CharField(max_length=60, blank=True)
+    legal_description = models.TextField(blank=True)
+    geometry = models.JSONField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return self.address
+
+
+class PartyRole(models.TextChoices):
+    LANDOWNER = "landowner", "Landowner"
+    LAND_USER = "land_user", "Land user"
+    RESPONSIBLE_PARTY = "responsible_party", "Responsible party (fee title holder)"
+    CONTRACTOR = "contractor", "Contractor"
+    ENGINEER = "engineer", "Engineer / plan preparer"
+
+
+class Party(models.Model):
+    application = models.ForeignKey(
+        "Application", on_delete=models.PROTECT, related_name="parties"
+    )
+    role = models.CharField(max_length=30, choices=PartyRole.choices)
+    name = models.CharField(max_length=200)
+    email = models.EmailField(blank=True)
+    phone = models.CharField(max_length=40, blank=True)
+    address = models.CharField(max_length=300, blank=True)
+
+
+class ApplicationStatus(models.TextChoices):
+    DRAFT = "draft", "Draft"
+    UNDER_REVIEW = "under_review", "Under review"
+    INFORMATION_REQUESTED = "information_requested", "Information requested"
+    APPROVED = "approved", "Approved"
+    DISAPPROVED = "disapproved", "Disapproved"
+
+
+class Application(models.Model):
+    village = models.ForeignKey(Village, on_delete=models.PROTECT, related_name="applications")
+    number = models.CharField(max_length=30, unique=True)
+    applicant = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="applications"
+    )
+    site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="applications")
+    status = models.CharField(
+        max_length=30, choices=ApplicationStatus.choices, default=ApplicationStatus.DRAFT
+    )
+    description = models.TextField(blank=True)
+    facts = models.JSONField(default=dict)
+    determination = models.JSONField(default=dict)
+    ordinance_version = models.CharField(max_length=20)
+    plan_kind = models.CharField(max_length=60, blank=True)
+    checklist = models.JSONField(default=list, help_text="indices of plan contents the plan holds")
+    building_permit_expires = models.DateField(null=True, blank=True)
+    fee_amount = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
+    fee_paid_on = models.DateField(null=True, blank=True)
+    received_at = models.DateTimeField(null=True, blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decision_reasons = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=[s.value for s in ApplicationStatus]),
+                name="application_status_known",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="disapproved") | ~Q(decision_reasons=""),
+                name="disapproval_has_written_reasons",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="draft") | Q(received_at__isnull=False),
+                name="submitted_application_has_receipt_time",
+            ),
+        ]
+        indexes = [models.Index(fields=["village", "status"])]
+
+    def __str__(self) -> str:
+        return self.number
+
+
+class InformationRequest(models.Model):
+    application = models.ForeignKey(
+        Application, on_delete=models.PROTECT, related_name="information_requests"
+    )
+    requested_at = models.DateTimeField()
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    message = models.TextField()
+    received_at = models.DateTimeField(null=True, blank=True)
+    response = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["requested_at"]
+
+
+class DocumentKind(models.TextChoices):
+    PLAN = "plan", "Control plan"
+    PLAN_STATEMENT = "plan_statement", "Control plan statement"
+    SITE_MAP = "site_map", "Site map"
+    GEOJSON = "geojson", "Site geometry (GeoJSON)"
+    INFORMATION = "information", "Information requested"
+    PERMIT = "permit", "Permit"
+    DISAPPROVAL_LETTER = "disapproval_letter", "Disapproval letter"
+    OTHER = "other", "Other"
+
+
+class Document(models.Model):
+    application = models.ForeignKey(
+        Application, on_delete=models.PROTECT, related_name="documents"
+    )
+    kind = models.CharField(max_length=30, choices=DocumentKind.choices)
+    file = models.FileField(upload_to="documents/%Y/%m/")
+    original_name = models.CharField(max_length=255)
+    content_type = models.CharField(max_length=100)
+    size = models.PositiveIntegerField()
+    sha256 = models.CharField(max_length=64)
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
+    )
+    uploaded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["uploaded_at"]
+
+
+class PermitStatus(models.TextChoices):
+    ACTIVE = "active", "Active"
+    CLOSED = "closed", "Closed at final stabilization"
+    REVOKED = "revoked", "Revoked"
+
+
+class Permit(models.Model):
+    application = models.OneToOneField(
+        Application, on_delete=models.PROTECT, related_name="permit"
+    )
+    village = models.ForeignKey(Village, on_delete=models.PROTECT, related_name="permits")
+    number = models.CharField(max_length=30, unique=True)
+    issued_on = models.DateField()
+    expires_on = models.DateField()
+    status = models.CharField(max_length=20, choices=PermitStatus.choices, default="active")
+    closed_on = models.DateField(null=True, blank=True)
+    final_cover_percent = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-issued_on"]
+        constraints = [
+            models.CheckConstraint(condition=Q(expires_on__gt=models.F("issued_on")), name="expiry_after_issue"),
+            models.CheckConstraint(
+                condition=Q(final_cover_percent__isnull=True) | Q(final_cover_percent__lte=100),
+                name="cover_is_a_percentage",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.number
+
+
+class PermitExtension(models.Model):
+    permit = models.ForeignKey(Permit, on_delete=models.PROTECT, related_name="extensions")
+    days = models.PositiveSmallIntegerField()
+    added_measures = models.TextField(blank=True)
+    granted_on = models.DateField()
+    granted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    expires_before = models.DateField()
+    expires_after = models.DateField()
+
+    class Meta:
+        ordering = ["granted_on", "id"]
+        constraints = [
+            # "for up to an additional 180 days" (§ 413-8E(1), § 135-7G)
+            models.CheckConstraint(condition=Q(days__gte=1, days__lte=180), name="extension_at_most_180_days"),
+        ]
+
+
+class SuretyKind(models.TextChoices):
+    BOND = "surety_bond", "Surety bond"
+    LETTER_OF_CREDIT = "letter_of_credit", "Irrevocable letter of credit"
+
+
+class Surety(models.Model):
+    permit = models.ForeignKey(Permit, on_delete=models.PROTECT, related_name="sureties")
+    kind = models.CharField(max_length=30, choices=SuretyKind.choices)
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+    issuer = models.CharField(max_length=200)
+    reference = models.CharField(max_length=100)
+    received_on = models.DateField()
+    released_on = models.DateField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=Q(amount__gt=0), name="surety_positive")]
+
+
+class AmendmentStatus(models.TextChoices):
+    REQUESTED = "requested", "Requested"
+    APPROVED = "approved", "Approved in writing"
+    DENIED = "denied", "Denied"
+
+
+class PlanAmendment(models.Model):
+    permit = models.ForeignKey(Permit, on_delete=models.PROTECT, related_name="amendments")
+    trigger = models.CharField(max_length=40)
+    description = models.TextField()
+    requested_on = models.DateField()
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    status = models.CharField(max_length=20, choices=AmendmentStatus.choices, default="requested")
+    decided_on = models.DateField(null=True, blank=True)
+    decision_reasons = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["requested_on", "id"]
+
+
+class TimelineEvent(models.Model):
+    """What happened on a site, in the public contract's event shape; the core reads these."""
+
+    application = models.ForeignKey(
+        Application, on_delete=models.PROTECT, related_name="timeline"
+    )
+    type = models.CharField(max_length=60)
+    at = models.DateTimeField()
+    fields = models.JSONField(default=dict)
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["at", "id"]
+        indexes = [models.Index(fields=["application", "at"])]
+
+    def as_contract(self, zone: str) -> dict[str, object]:
+        from zoneinfo import ZoneInfo
+
+        local = self.at.astimezone(ZoneInfo(zone))
+        return {"type": self.type, "at": local.isoformat(), **self.fields}

@@ -1,0 +1,747 @@
+"""Every change to applications and permits: ``<entity>_<verb>`` functions.
+
+Each runs in one transaction, locks the row it changes (PostgreSQL: SELECT ... FOR
+UPDATE; SQLite: the IMMEDIATE transaction takes the write lock at its start), checks its
+preconditions inside that lock, writes, records a timeline event where the law counts
+time from it, and appends the change to the audit chain. Two conflicting transitions
+(approve and disapprove of one application) cannot both succeed: the second finds the
+status already changed and is refused.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import uuid
+from decimal import Decimal
+from typing import Any
+
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils import timezone
+
+from siltfence.apps.accounts.rules import is_applicant_of, is_staff_of
+from siltfence.apps.audit.chain import event_record
+from siltfence.apps.permits import errors
+from siltfence.apps.permits.errors import ActionRefused
+from siltfence.apps.permits.models import (
+    AmendmentStatus,
+    Application,
+    ApplicationStatus,
+    Document,
+    DocumentKind,
+    FeeSchedule,
+    InformationRequest,
+    OfficeClosure,
+    Party,
+    Permit,
+    PermitExtension,
+    PermitStatus,
+    PlanAmendment,
+    Site,
+    Surety,
+    TimelineEvent,
+    Village,
+)
+from siltfence.apps.permits.uploads import checked_upload
+from siltfence.core.ordinance.loader import load
+from siltfence.core.ordinance.model import Ordinance
+from siltfence.core.rules import determine
+
+# § 135-8B: the three events on which a New Glarus plan must be amended; Spencer asks for
+# written permission before any modification (§ 413-8E(3)(c)).
+AMENDMENT_TRIGGERS = {
+    "new-glarus-wi": {
+        "design_change": "§ 135-8B(1)",
+        "plan_ineffective": "§ 135-8B(2)",
+        "administrator_notice": "§ 135-8B(3)",
+    },
+    "spencer-wi": {"modification": "§ 413-8E(3)(c)"},
+}
+
+
+def _ordinance(village: Village | str) -> Ordinance:
+    return load(village if isinstance(village, str) else village.id)
+
+
+def _require_staff(user: Any, obj: Any, ordinance: Ordinance) -> None:
+    if not is_staff_of(user, obj):
+        raise ActionRefused(
+            errors.NOT_STAFF.format(authority=ordinance.authority_title, village=ordinance.name),
+            field="village",
+        )
+
+
+def _require_applicant(user: Any, application: Application) -> None:
+    if not is_applicant_of(user, application):
+        raise ActionRefused(errors.NOT_YOURS, field="application")
+
+
+def _snapshot(application: Application) -> dict[str, Any]:
+    return {
+        "status": application.status,
+        "received_at": application.received_at,
+        "decided_at": application.decided_at,
+        "checklist": application.checklist,
+        "fee_paid_on": application.fee_paid_on,
+    }
+
+
+def _clock_cite(ordinance: Ordinance, kind: str) -> str:
+    for clock in ordinance.rules["clocks"]:
+        if clock["kind"] == kind:
+            return str(clock["citation"])
+    return ""
+
+
+def _number(prefix: str, village: Village, model: type[Any]) -> str:
+    year = timezone.now().year
+    count = model.objects.filter(village=village, number__startswith=f"{prefix}-{year}-").count()
+    return f"{prefix}-{year}-{count + 1:04d}"
+
+
+def _village_prefix(village: Village) -> str:
+    return "".join(part[0] for part in village.id.split("-")[:-1]).upper()
+
+
+def fee_in_force(village: Village, on: datetime.date) -> FeeSchedule | None:
+    return (
+        FeeSchedule.objects.filter(village=village, effective_from__lte=on)
+        .order_by("-effective_from")
+        .first()
+    )
+
+
+def application_create(
+    *,
+    applicant: Any,
+    village: Village,
+    address: str,
+    facts: dict[str, Any],
+    on: datetime.date,
+    parcel_number: str = "",
+    legal_description: str = "",
+    description: str = "",
+    parties: list[dict[str, str]] = (),  # type: ignore[assignment]
+    building_permit_expires: datetime.date | None = None,
+    geometry: dict[str, Any] | None = None,
+) -> Application:
+    """Open a draft application from the facts of a determination (no retyping)."""
+    ordinance = _ordinance(village)
+    result = determine(village.id, facts, on)
+    if not result.applies:
+        raise ActionRefused(
+            errors.CHAPTER_DOES_NOT_APPLY.format(village=ordinance.name, chapter=ordinance.chapter),
+            field="facts",
+        )
+    answer = result.to_json()
+    fee = fee_in_force(village, on)
+    with transaction.atomic():
+        site = Site.objects.create(
+            village=village,
+            address=address,
+            parcel_number=parcel_number,
+            legal_description=legal_description,
+            geometry=geometry,
+        )
+        application = Application.objects.create(
+            village=village,
+            number=_number(_village_prefix(village), village, Application),
+            applicant=applicant,
+            site=site,
+            description=description,
+            facts=answer["facts"],
+            determination=answer,
+            ordinance_version=answer["ordinance"]["version"],
+            plan_kind=answer["plan"]["kind"] if answer["plan"] else "",
+            building_permit_expires=building_permit_expires,
+            fee_amount=fee.amount if fee else None,
+        )
+        for party in parties:
+            Party.objects.create(application=application, **party)
+        event_record(
+            actor=applicant,
+            entity="application",
+            entity_id=application.pk,
+            action="application_create",
+            village=village.id,
+            citation=answer["findings"][0]["citation"],
+            after={**_snapshot(application), "number": application.number, "facts": answer["facts"]},
+        )
+    return application
+
+
+def document_upload(
+    *, application: Application, user: Any, kind: str, name: str, content: bytes, claimed_type: str
+) -> Document:
+    """Store an upload under a server-made name, after checking its size and real type."""
+    if not (is_applicant_of(user, application) or is_staff_of(user, application)):
+        raise ActionRefused(errors.NOT_YOURS, field="application")
+    checked = checked_upload(name=name, content=content, claimed_type=claimed_type, kind=kind)
+    with transaction.atomic():
+        document = Document(
+            application=application,
+            kind=kind,
+            original_name=checked.display_name,
+            content_type=checked.content_type,
+            size=len(content),
+            sha256=hashlib.sha256(content).hexdigest(),
+            uploaded_by=user,
+        )
+        document.file.save(f"{uuid.uuid4().hex}{checked.extension}", ContentFile(content), save=False)
+        document.save()
+        event_record(
+            actor=user,
+            entity="application",
+            entity_id=application.pk,
+            action="document_upload",
+            village=application.village_id,
+            after={"document": document.pk, "kind": kind, "sha256": document.sha256},
+        )
+    return document
+
+
+def application_checklist_set(*, application: Application, user: Any, items: list[int]) -> None:
+    """The applicant marks which required plan contents the plan holds."""
+    _require_applicant(user, application)
+    contents = (application.determination.get("plan") or {}).get("contents", [])
+    chosen = sorted({i for i in items if 0 <= i < len(contents)})
+    with transaction.atomic():
+        locked = Application.objects.select_for_update().get(pk=application.pk)
+        before = _snapshot(locked)
+        locked.checklist = chosen
+        locked.save(update_fields=["checklist"])
+        event_record(
+            actor=user,
+            entity="application",
+            entity_id=locked.pk,
+            action="application_checklist_set",
+            village=locked.village_id,
+            citation=(application.determination.get("plan") or {}).get("citation", ""),
+            before=before,
+            after=_snapshot(locked),
+        )
+    application.refresh_from_db()
+
+
+def application_missing(application: Application) -> list[str]:
+    """What keeps an application from being complete, each with its section."""
+    plan = application.determination.get("plan") or {}
+    contents = plan.get("contents", [])
+    missing = [
+        f"{item['item']} ({item['citation']})"
+        for index, item in enumerate(contents)
+        if index not in set(application.checklist)
+    ]
+    kinds = set(application.documents.values_list("kind", flat=True))
+    if not kinds & {DocumentKind.PLAN, DocumentKind.PLAN_STATEMENT}:
+        ordinance = _ordinance(application.village_id)
+        missing.append(
+            errors.NO_PLAN_DOCUMENT.format(
+                plan=ordinance.words.get("control_plan", "control plan"),
+                citation=plan.get("citation", ""),
+            ).removeprefix("documents: ")
+        )
+    if application.fee_amount and application.fee_paid_on is None:
+        missing.append(f"the application fee of ${application.fee_amount}")
+    return missing
+
+
+def application_submit(*, application: Application, user: Any, at: datetime.datetime) -> None:
+    """File the application: complete plan, documents and fee start the review clock."""
+    _require_applicant(user, application)
+    with transaction.atomic():
+        locked = Application.objects.select_for_update().get(pk=application.pk)
+        if locked.status != ApplicationStatus.DRAFT:
+            raise ActionRefused(errors.NOT_DRAFT.format(status=locked.status), field="status")
+        missing = application_missing(locked)
+        if missing:
+            raise ActionRefused(errors.INCOMPLETE.format(missing="; ".join(missing)), field="checklist")
+        ordinance = _ordinance(locked.village_id)
+        before = _snapshot(locked)
+        locked.status = ApplicationStatus.UNDER_REVIEW
+        locked.received_at = at
+        locked.save(update_fields=["status", "received_at"])
+        TimelineEvent.objects.create(application=locked, type="application_received", at=at)
+        event_record(
+            actor=user,
+            entity="application",
+            entity_id=locked.pk,
+            action="application_submit",
+            village=locked.village_id,
+            reason="complete application, plan and fee received",
+            citation=_clock_cite(ordinance, "review_decision"),
+            before=before,
+            after=_snapshot(locked),
+        )
+    application.refresh_from_db()
+
+
+def fee_payment_record(
+    *, application: Application, staff: Any, paid_on: datetime.date, amount: Decimal
+) -> None:
+    ordinance = _ordinance(application.village_id)
+    _require_staff(staff, application, ordinance)
+    with transaction.atomic():
+        locked = Application.objects.select_for_update().get(pk=application.pk)
+        before = _snapshot(locked)
+        locked.fee_paid_on = paid_on
+        locked.fee_amount = amount
+        locked.save(update_fields=["fee_paid_on", "fee_amount"])
+        event_record(
+            actor=staff,
+            entity="application",
+            entity_id=locked.pk,
+            action="fee_payment_record",
+            village=locked.village_id,
+            citation=ordinance.parameters["application_fee"].values[-1].citation,
+            before=before,
+            after={**_snapshot(locked), "amount": str(amount)},
+        )
+    application.refresh_from_db()
+
+
+def application_information_request(
+    *, application: Application, staff: Any, message: str, at: datetime.datetime
+) -> InformationRequest:
+    """Ask the applicant for needed information in writing (§ 413-8D, § 135-7C(4))."""
+    ordinance = _ordinance(application.village_id)
+    _require_staff(staff, application, ordinance)
+    if not message.strip():
+        raise ActionRefused(errors.MESSAGE_REQUIRED, field="message")
+    with transaction.atomic():
+        locked = Application.objects.select_for_update().get(pk=application.pk)
+        if locked.status != ApplicationStatus.UNDER_REVIEW:
+            raise ActionRefused(errors.NOT_UNDER_REVIEW.format(status=locked.status), field="status")
+        before = _snapshot(locked)
+        locked.status = ApplicationStatus.INFORMATION_REQUESTED
+        locked.save(update_fields=["status"])
+        request = InformationRequest.objects.create(
+            application=locked, requested_at=at, requested_by=staff, message=message.strip()
+        )
+        TimelineEvent.objects.create(application=locked, type="information_requested", at=at)
+        event_record(
+            actor=staff,
+            entity="application",
+            entity_id=locked.pk,
+            action="application_information_request",
+            village=locked.village_id,
+            reason=message.strip(),
+            citation=_clock_cite(ordinance, "re_review_decision"),
+            before=before,
+            after=_snapshot(locked),
+        )
+    application.refresh_from_db()
+    return request
+
+
+def application_information_provide(
+    *, application: Application, user: Any, response: str, at: datetime.datetime
+) -> None:
+    """The applicant answers; the shorter re-review clock starts."""
+    _require_applicant(user, application)
+    if not response.strip():
+        raise ActionRefused(errors.RESPONSE_REQUIRED, field="response")
+    ordinance = _ordinance(application.village_id)
+    with transaction.atomic():
+        locked = Application.objects.select_for_update().get(pk=application.pk)
+        if locked.status != ApplicationStatus.INFORMATION_REQUESTED:
+            raise ActionRefused(
+                errors.NOT_WAITING_FOR_INFORMATION.format(status=locked.status), field="status"
+            )
+        request = locked.information_requests.filter(received_at__isnull=True).last()
+        assert request is not None  # the status says one is open
+        request.received_at = at
+        request.response = response.strip()
+        request.save(update_fields=["received_at", "response"])
+        before = _snapshot(locked)
+        locked.status = ApplicationStatus.UNDER_REVIEW
+        locked.save(update_fields=["status"])
+        TimelineEvent.objects.create(application=locked, type="information_received", at=at)
+        event_record(
+            actor=user,
+            entity="application",
+            entity_id=locked.pk,
+            action="application_information_provide",
+            village=locked.village_id,
+            reason=response.strip(),
+            citation=_clock_cite(ordinance, "re_review_decision"),
+            before=before,
+            after=_snapshot(locked),
+        )
+    application.refresh_from_db()
+
+
+def _decision_checks(locked: Application, at: datetime.datetime) -> None:
+    if locked.status != ApplicationStatus.UNDER_REVIEW:
+        raise ActionRefused(errors.NOT_UNDER_REVIEW.format(status=locked.status), field="status")
+    if locked.received_at and at < locked.received_at:
+        raise ActionRefused(
+            errors.DATE_BEFORE_RECEIPT.format(received=locked.received_at.isoformat()), field="at"
+        )
+
+
+def application_approve(
+    *, application: Application, staff: Any, at: datetime.datetime, reasons: str = ""
+) -> Permit:
+    """Approve the plan and issue the permit (§ 413-8D, § 135-7C(2))."""
+    from siltfence.apps.permits.clocks import permit_expiry
+
+    ordinance = _ordinance(application.village_id)
+    _require_staff(staff, application, ordinance)
+    with transaction.atomic():
+        locked = Application.objects.select_for_update().get(pk=application.pk)
+        _decision_checks(locked, at)
+        before = _snapshot(locked)
+        locked.status = ApplicationStatus.APPROVED
+        locked.decided_at = at
+        locked.decision_reasons = reasons.strip()
+        locked.save(update_fields=["status", "decided_at", "decision_reasons"])
+        issued_on = timezone.localtime(at, _zone(ordinance)).date()
+        TimelineEvent.objects.create(application=locked, type="application_approved", at=at)
+        fields: dict[str, Any] = {}
+        if locked.building_permit_expires:
+            fields["building_permit_expires"] = locked.building_permit_expires.isoformat()
+        TimelineEvent.objects.create(application=locked, type="permit_issued", at=at, fields=fields)
+        permit = Permit.objects.create(
+            application=locked,
+            village_id=locked.village_id,
+            number=_number("P" + _village_prefix(locked.village), locked.village, Permit),
+            issued_on=issued_on,
+            expires_on=permit_expiry(locked),
+        )
+        event_record(
+            actor=staff,
+            entity="application",
+            entity_id=locked.pk,
+            action="application_approve",
+            village=locked.village_id,
+            reason=reasons.strip(),
+            citation=ordinance.rules["permit"]["citation"],
+            before=before,
+            after={**_snapshot(locked), "permit": permit.number, "expires_on": permit.expires_on},
+        )
+    application.refresh_from_db()
+    from siltfence.apps.documents.services import permit_document_store
+
+    permit_document_store(permit=permit)
+    return permit
+
+
+def application_disapprove(
+    *, application: Application, staff: Any, reasons: str, at: datetime.datetime
+) -> None:
+    """Disapprove, with the reasons in writing (§ 413-8D, § 135-7C(3))."""
+    ordinance = _ordinance(application.village_id)
+    _require_staff(staff, application, ordinance)
+    citation = _clock_cite(ordinance, "review_decision")
+    if ordinance.id == "new-glarus-wi":
+        citation = "§ 135-7C(3)"
+    if not reasons.strip():
+        raise ActionRefused(errors.REASONS_REQUIRED.format(citation=citation), field="reasons")
+    with transaction.atomic():
+        locked = Application.objects.select_for_update().get(pk=application.pk)
+        _decision_checks(locked, at)
+        before = _snapshot(locked)
+        locked.status = ApplicationStatus.DISAPPROVED
+        locked.decided_at = at
+        locked.decision_reasons = reasons.strip()
+        locked.save(update_fields=["status", "decided_at", "decision_reasons"])
+        TimelineEvent.objects.create(
+            application=locked, type="application_disapproved", at=at, fields={"reasons": reasons.strip()}
+        )
+        event_record(
+            actor=staff,
+            entity="application",
+            entity_id=locked.pk,
+            action="application_disapprove",
+            village=locked.village_id,
+            reason=reasons.strip(),
+            citation=citation,
+            before=before,
+            after=_snapshot(locked),
+        )
+    application.refresh_from_db()
+    from siltfence.apps.documents.services import disapproval_document_store
+
+    disapproval_document_store(application=application)
+
+
+def _zone(ordinance: Ordinance) -> Any:
+    from zoneinfo import ZoneInfo
+
+    return ZoneInfo(ordinance.time_zone)
+
+
+def permit_extend(
+    *, permit: Permit, staff: Any, days: int, on: datetime.date, added_measures: str = ""
+) -> PermitExtension:
+    """Extend the permit by up to 180 days, possibly adding measures (§ 413-8E(1), § 135-7G)."""
+    from siltfence.apps.permits.clocks import permit_expiry
+
+    ordinance = _ordinance(permit.village_id)
+    _require_staff(staff, permit, ordinance)
+    maximum = int(ordinance.parameter("extension_max", on).value or 180)
+    citation = ordinance.rules["permit"]["citation"]
+    if not 1 <= days <= maximum:
+        raise ActionRefused(
+            errors.EXTENSION_DAYS.format(max=maximum, citation=citation, days=days), field="days"
+        )
+    with transaction.atomic():
+        locked = Permit.objects.select_for_update().get(pk=permit.pk)
+        if locked.status != PermitStatus.ACTIVE:
+            raise ActionRefused(errors.PERMIT_NOT_ACTIVE.format(status=locked.status), field="permit")
+        if on > locked.expires_on:
+            raise ActionRefused(errors.PERMIT_EXPIRED.format(expires=locked.expires_on), field="permit")
+        fields: dict[str, Any] = {"days": days}
+        if added_measures.strip():
+            fields["added_measures"] = [added_measures.strip()]
+        at = datetime.datetime.combine(on, datetime.time(12), tzinfo=_zone(ordinance))
+        TimelineEvent.objects.create(
+            application_id=locked.application_id, type="permit_extended", at=at, fields=fields
+        )
+        before = locked.expires_on
+        locked.expires_on = permit_expiry(locked.application)
+        locked.save(update_fields=["expires_on"])
+        extension = PermitExtension.objects.create(
+            permit=locked,
+            days=days,
+            added_measures=added_measures.strip(),
+            granted_on=on,
+            granted_by=staff,
+            expires_before=before,
+            expires_after=locked.expires_on,
+        )
+        event_record(
+            actor=staff,
+            entity="permit",
+            entity_id=locked.pk,
+            action="permit_extend",
+            village=locked.village_id,
+            reason=added_measures.strip(),
+            citation=citation,
+            before={"expires_on": before},
+            after={"expires_on": locked.expires_on, "days": days},
+        )
+    permit.refresh_from_db()
+    return extension
+
+
+def permit_close(*, permit: Permit, staff: Any, on: datetime.date, cover_percent: int) -> None:
+    """Close the permit at final stabilization (New Glarus: at least 70% perennial cover)."""
+    ordinance = _ordinance(permit.village_id)
+    _require_staff(staff, permit, ordinance)
+    if not 0 <= cover_percent <= 100:
+        raise ActionRefused(errors.COVER_OUT_OF_RANGE, field="cover")
+    citation = ""
+    if "final_stabilization_cover" in ordinance.parameters:
+        required = ordinance.parameter("final_stabilization_cover", on)
+        citation = required.citation
+        if required.value is not None and cover_percent < float(required.value):
+            raise ActionRefused(
+                errors.COVER_REQUIRED.format(
+                    minimum=int(float(required.value)), citation=citation, given=cover_percent
+                ),
+                field="cover",
+            )
+    else:
+        citation = "§ 413-6"
+    with transaction.atomic():
+        locked = Permit.objects.select_for_update().get(pk=permit.pk)
+        if locked.status != PermitStatus.ACTIVE:
+            raise ActionRefused(errors.PERMIT_NOT_ACTIVE.format(status=locked.status), field="permit")
+        locked.status = PermitStatus.CLOSED
+        locked.closed_on = on
+        locked.final_cover_percent = cover_percent
+        locked.save(update_fields=["status", "closed_on", "final_cover_percent"])
+        at = datetime.datetime.combine(on, datetime.time(12), tzinfo=_zone(ordinance))
+        TimelineEvent.objects.create(
+            application_id=locked.application_id, type="final_stabilization", at=at
+        )
+        event_record(
+            actor=staff,
+            entity="permit",
+            entity_id=locked.pk,
+            action="permit_close",
+            village=locked.village_id,
+            reason=f"final stabilization, {cover_percent}% perennial cover",
+            citation=citation,
+            before={"status": "active"},
+            after={"status": "closed", "closed_on": on, "cover_percent": cover_percent},
+        )
+    permit.refresh_from_db()
+
+
+def surety_record(
+    *,
+    permit: Permit,
+    staff: Any,
+    kind: str,
+    amount: Decimal,
+    issuer: str,
+    reference: str,
+    received_on: datetime.date,
+) -> Surety:
+    """Record a surety bond or letter of credit required for the permit (§ 413-8E(2), § 135-7D)."""
+    ordinance = _ordinance(permit.village_id)
+    _require_staff(staff, permit, ordinance)
+    with transaction.atomic():
+        surety = Surety.objects.create(
+            permit=permit, kind=kind, amount=amount, issuer=issuer, reference=reference,
+            received_on=received_on,
+        )
+        event_record(
+            actor=staff,
+            entity="permit",
+            entity_id=permit.pk,
+            action="surety_record",
+            village=permit.village_id,
+            citation=ordinance.rules["permit"]["surety_citation"],
+            after={"kind": kind, "amount": str(amount), "issuer": issuer, "reference": reference},
+        )
+    return surety
+
+
+def plan_amendment_request(
+    *, permit: Permit, user: Any, trigger: str, description: str, on: datetime.date
+) -> PlanAmendment:
+    """Ask for written permission to change the plan (§ 413-8E(3)(c); § 135-8B, 7E(3))."""
+    if not (is_applicant_of(user, permit.application) or is_staff_of(user, permit)):
+        raise ActionRefused(errors.NOT_YOURS, field="application")
+    triggers = AMENDMENT_TRIGGERS[permit.village_id]
+    if trigger not in triggers:
+        raise ActionRefused(
+            errors.AMENDMENT_TRIGGER.format(choices=", ".join(triggers)), field="trigger"
+        )
+    with transaction.atomic():
+        amendment = PlanAmendment.objects.create(
+            permit=permit, trigger=trigger, description=description.strip(), requested_on=on,
+            requested_by=user,
+        )
+        event_record(
+            actor=user,
+            entity="permit",
+            entity_id=permit.pk,
+            action="plan_amendment_request",
+            village=permit.village_id,
+            reason=description.strip(),
+            citation=triggers[trigger],
+            after={"amendment": amendment.pk, "trigger": trigger},
+        )
+    return amendment
+
+
+def plan_amendment_decide(
+    *, amendment: PlanAmendment, staff: Any, approve: bool, reasons: str, on: datetime.date
+) -> None:
+    """Give or refuse the written permission."""
+    permit = amendment.permit
+    ordinance = _ordinance(permit.village_id)
+    _require_staff(staff, permit, ordinance)
+    with transaction.atomic():
+        locked = PlanAmendment.objects.select_for_update().get(pk=amendment.pk)
+        if locked.status != AmendmentStatus.REQUESTED:
+            raise ActionRefused(errors.AMENDMENT_DECIDED.format(status=locked.status), field="amendment")
+        if not approve and not reasons.strip():
+            raise ActionRefused(
+                errors.REASONS_REQUIRED.format(citation=ordinance.rules["permit"]["amendment_citation"]),
+                field="reasons",
+            )
+        locked.status = AmendmentStatus.APPROVED if approve else AmendmentStatus.DENIED
+        locked.decided_on = on
+        locked.decision_reasons = reasons.strip()
+        locked.save(update_fields=["status", "decided_on", "decision_reasons"])
+        event_record(
+            actor=staff,
+            entity="permit",
+            entity_id=permit.pk,
+            action="plan_amendment_decide",
+            village=permit.village_id,
+            reason=reasons.strip(),
+            citation=ordinance.rules["permit"]["amendment_citation"],
+            before={"amendment": locked.pk, "status": "requested"},
+            after={"amendment": locked.pk, "status": locked.status},
+        )
+    amendment.refresh_from_db()
+
+
+def village_sync(*, years: range | None = None) -> list[Village]:
+    """Make a Village for every encoded ordinance, and seed the office calendar of each
+    village that counts business days with Wisconsin's legal holidays (§ 995.20 Wis.
+    Stats.; § 135-13 "business day"). Idempotent: staff edits are kept."""
+    from siltfence.core.ordinance.loader import load_all
+    from siltfence.core.timeline.holidays_wi import legal_holidays
+
+    villages = []
+    span = years or range(timezone.now().year - 1, timezone.now().year + 3)
+    with transaction.atomic():
+        for ordinance in load_all():
+            village, created = Village.objects.get_or_create(
+                id=ordinance.id, defaults={"name": ordinance.name}
+            )
+            villages.append(village)
+            if not created or not ordinance.office_calendar["business_days"]:
+                continue
+            for year in span:
+                for day, name in legal_holidays(year).items():
+                    OfficeClosure.objects.get_or_create(
+                        village=village, day=day, defaults={"reason": f"{name} (legal holiday)"}
+                    )
+            event_record(
+                actor=None,
+                entity="village",
+                entity_id=0,
+                action="village_sync",
+                village=village.id,
+                citation="§ 135-13",
+                after={"closures_seeded": [span.start, span.stop - 1]},
+            )
+    return villages
+
+
+def office_closure_add(*, village: Village, staff: Any, day: datetime.date, reason: str) -> OfficeClosure:
+    ordinance = _ordinance(village)
+    _require_staff(staff, village, ordinance)
+    with transaction.atomic():
+        closure, _ = OfficeClosure.objects.get_or_create(
+            village=village, day=day, defaults={"reason": reason.strip() or "office closed"}
+        )
+        event_record(
+            actor=staff, entity="village", entity_id=0, action="office_closure_add",
+            village=village.id, reason=reason.strip(), citation="§ 135-13",
+            after={"day": day},
+        )
+    return closure
+
+
+def office_closure_remove(*, village: Village, staff: Any, day: datetime.date) -> None:
+    ordinance = _ordinance(village)
+    _require_staff(staff, village, ordinance)
+    with transaction.atomic():
+        deleted, _ = OfficeClosure.objects.filter(village=village, day=day).delete()
+        if deleted:
+            event_record(
+                actor=staff, entity="village", entity_id=0, action="office_closure_remove",
+                village=village.id, citation="§ 135-13", before={"day": day},
+            )
+
+
+def fee_schedule_set(
+    *, village: Village, staff: Any, effective_from: datetime.date, amount: Decimal, authority: str
+) -> FeeSchedule:
+    """The clerk enters the fee the village set; it applies to applications from that date."""
+    ordinance = _ordinance(village)
+    _require_staff(staff, village, ordinance)
+    citation = ordinance.parameters["application_fee"].values[-1].citation
+    with transaction.atomic():
+        fee, created = FeeSchedule.objects.update_or_create(
+            village=village,
+            effective_from=effective_from,
+            defaults={"amount": amount, "authority": authority.strip()},
+        )
+        event_record(
+            actor=staff, entity="village", entity_id=0, action="fee_schedule_set",
+            village=village.id, reason=authority.strip(), citation=citation,
+            after={"effective_from": effective_from, "amount": str(amount), "new": created},
+        )
+    return fee

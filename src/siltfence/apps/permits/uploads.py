@@ -1,0 +1,80 @@
+"""Check an upload before it is stored: size, real type against the claimed one, and for
+GeoJSON, the geometry itself. Stored files get server-made names and are only ever
+served as attachments, never inline."""
+
+from __future__ import annotations
+
+import json
+import os
+import unicodedata
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from siltfence.apps.permits.errors import ActionRefused
+
+ALLOWED = {
+    "application/pdf": ".pdf",
+    "image/png": ".png",
+    "image/jpeg": ".jpg",
+    "application/geo+json": ".geojson",
+}
+ALIASES = {"image/jpg": "image/jpeg", "image/pjpeg": "image/jpeg", "application/json": "application/geo+json"}
+
+TOO_BIG = "file: {name} is {size:,} bytes; the limit is {limit:,} bytes"
+EMPTY = "file: {name} is empty"
+NOT_ALLOWED = "file: {name} is {claimed}; upload a PDF, PNG, JPEG or GeoJSON file"
+MISMATCH = "file: {name} claims to be {claimed} but its contents are {actual}"
+GEOJSON_KIND = "kind: a GeoJSON file is uploaded as site geometry"
+
+
+@dataclass(frozen=True)
+class CheckedUpload:
+    content_type: str
+    extension: str
+    display_name: str
+
+
+def _display_name(name: str) -> str:
+    base = os.path.basename(name.replace("\\", "/")) or "upload"
+    cleaned = "".join(ch for ch in base if unicodedata.category(ch)[0] != "C")
+    return cleaned[:120] or "upload"
+
+
+def _sniff(content: bytes) -> str:
+    import filetype
+
+    guess = filetype.guess(content)
+    if guess is not None:
+        return str(guess.mime)
+    try:
+        json.loads(content.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return "unknown binary data"
+    return "application/geo+json"
+
+
+def checked_upload(*, name: str, content: bytes, claimed_type: str, kind: str) -> CheckedUpload:
+    display = _display_name(name)
+    limit = int(settings.SILTFENCE_UPLOAD_MAX_BYTES)
+    if not content:
+        raise ActionRefused(EMPTY.format(name=display), field="file")
+    if len(content) > limit:
+        raise ActionRefused(TOO_BIG.format(name=display, size=len(content), limit=limit), field="file")
+    claimed = ALIASES.get(claimed_type.split(";")[0].strip().lower(), claimed_type.lower())
+    if claimed == "application/octet-stream":
+        claimed = {".geojson": "application/geo+json", ".json": "application/geo+json"}.get(
+            os.path.splitext(display)[1].lower(), claimed
+        )
+    if claimed not in ALLOWED:
+        raise ActionRefused(NOT_ALLOWED.format(name=display, claimed=claimed or "of no type"), field="file")
+    actual = _sniff(content)
+    if actual != claimed:
+        raise ActionRefused(MISMATCH.format(name=display, claimed=claimed, actual=actual), field="file")
+    if claimed == "application/geo+json":
+        if kind != "geojson":
+            raise ActionRefused(GEOJSON_KIND, field="kind")
+        from siltfence.core.engineering.geometry import parse_geojson
+
+        parse_geojson(json.loads(content.decode("utf-8")), field="file")
+    return CheckedUpload(claimed, ALLOWED[claimed], display)

@@ -1,0 +1,106 @@
+"""Forms list their fields explicitly (no mass assignment)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import UserCreationForm
+
+from siltfence.apps.permits.models import DocumentKind, SuretyKind
+
+
+class RegisterForm(UserCreationForm):  # type: ignore[type-arg]
+    email = forms.EmailField(required=True)
+    first_name = forms.CharField(max_length=150, label="First name")
+    last_name = forms.CharField(max_length=150, label="Last name")
+
+    class Meta:
+        model = get_user_model()
+        fields = ("username", "first_name", "last_name", "email")
+
+
+class ApplyForm(forms.Form):
+    address = forms.CharField(max_length=300, label="Site address")
+    parcel_number = forms.CharField(max_length=60, required=False, label="Parcel number")
+    legal_description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+    description = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}), required=False, label="Describe the work"
+    )
+    owner_name = forms.CharField(max_length=200, label="Landowner (holder of fee title)")
+    owner_email = forms.EmailField(required=False, label="Landowner's email")
+    building_permit_expires = forms.DateField(
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        label="Building permit expires (if any)",
+        help_text="A permit runs 180 days or the building permit's length, whichever is longer.",
+    )
+    facts = forms.CharField(widget=forms.HiddenInput)
+    jurisdiction = forms.CharField(widget=forms.HiddenInput)
+    on = forms.DateField(widget=forms.HiddenInput)
+
+
+class UploadForm(forms.Form):
+    kind = forms.ChoiceField(
+        choices=[
+            (k.value, k.label)
+            for k in DocumentKind
+            if k not in (DocumentKind.PERMIT, DocumentKind.DISAPPROVAL_LETTER)
+        ]
+    )
+    file = forms.FileField()
+
+
+class ResponseForm(forms.Form):
+    response = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), label="Your answer")
+
+
+class InformationRequestForm(forms.Form):
+    message = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), label="Information needed")
+
+
+class DecisionForm(forms.Form):
+    reasons = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 4}), required=False, label="Written reasons"
+    )
+
+
+class FeeForm(forms.Form):
+    amount = forms.DecimalField(max_digits=10, decimal_places=2, min_value=0)
+    paid_on = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+
+
+class ExtendForm(forms.Form):
+    days = forms.IntegerField(min_value=1, max_value=180, label="Days (at most 180)")
+    added_measures = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}), required=False, label="Added control measures"
+    )
+
+
+class CloseForm(forms.Form):
+    cover_percent = forms.IntegerField(
+        min_value=0, max_value=100, label="Uniform perennial cover (%)"
+    )
+
+
+class SuretyForm(forms.Form):
+    kind = forms.ChoiceField(choices=SuretyKind.choices)
+    amount = forms.DecimalField(max_digits=12, decimal_places=2, min_value=0.01)
+    issuer = forms.CharField(max_length=200)
+    reference = forms.CharField(max_length=100)
+    received_on = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+
+
+class AmendmentForm(forms.Form):
+    trigger = forms.ChoiceField(choices=[])
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}))
+
+
+class ClosureForm(forms.Form):
+    day = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    reason = forms.CharField(max_length=200)
+
+
+class FeeScheduleForm(forms.Form):
+    effective_from = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    amount = forms.DecimalField(max_digits=10, decimal_places=2, min_value=0)
+    authority = forms.CharField(max_length=200, label="Set by (resolution or board action)")

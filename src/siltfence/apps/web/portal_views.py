@@ -1,0 +1,209 @@
+"""The applicant portal: apply from the "Do I need a permit?" answer, upload the plan,
+file, follow the status and the clock, and answer information requests."""
+
+from __future__ import annotations
+
+import datetime
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from siltfence.apps.permits import services
+from siltfence.apps.permits.clocks import decision_due_if_filed, review_clock
+from siltfence.apps.permits.errors import ActionRefused
+from siltfence.apps.permits.models import Application, ApplicationStatus, Village
+from siltfence.apps.permits.selectors import applications_visible_to
+from siltfence.apps.web.forms import ApplyForm, ResponseForm, UploadForm
+from siltfence.core.errors import SiltfenceError
+from siltfence.core.ordinance.loader import load
+from siltfence.core.rules import determine
+
+
+def own_application(request: HttpRequest, pk: int) -> Application:
+    """The application if the signed-in person may see it; 404 otherwise (no IDOR)."""
+    return get_object_or_404(applications_visible_to(request.user), pk=pk)
+
+
+def applicant_application(request: HttpRequest, pk: int) -> Application:
+    """The signed-in applicant's own application; 404 for anyone else's."""
+    return get_object_or_404(Application, pk=pk, applicant_id=request.user.pk)
+
+
+@login_required
+@require_GET
+def portal(request: HttpRequest) -> HttpResponse:
+    applications = Application.objects.filter(applicant=request.user).select_related(
+        "site", "village"
+    )
+    rows = [{"application": a, "clock": review_clock(a)} for a in applications]
+    return render(request, "web/portal.html", {"rows": rows})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def apply(request: HttpRequest) -> HttpResponse:
+    source = request.POST if request.method == "POST" else request.GET
+    jurisdiction = source.get("jurisdiction", "")
+    try:
+        ordinance = load(jurisdiction)
+        facts = json.loads(source.get("facts") or "{}")
+        on = datetime.date.fromisoformat(source.get("on") or timezone.localdate().isoformat())
+        answer = determine(jurisdiction, facts, on).to_json()
+    except (SiltfenceError, ValueError) as exc:
+        messages.error(request, f"Start from the permit check: {exc}")
+        return redirect("web:permit-check")
+    if request.method == "GET":
+        form = ApplyForm(
+            initial={"facts": json.dumps(facts), "jurisdiction": jurisdiction, "on": on}
+        )
+    else:
+        form = ApplyForm(request.POST)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            application = services.application_create(
+                applicant=request.user,
+                village=Village.objects.get(pk=jurisdiction),
+                address=data["address"],
+                parcel_number=data["parcel_number"],
+                legal_description=data["legal_description"],
+                description=data["description"],
+                facts=facts,
+                on=on,
+                parties=[
+                    {
+                        "role": "responsible_party"
+                        if jurisdiction == "new-glarus-wi"
+                        else "landowner",
+                        "name": data["owner_name"],
+                        "email": data["owner_email"],
+                    }
+                ],
+                building_permit_expires=data["building_permit_expires"],
+            )
+        except SiltfenceError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, f"Application {application.number} started.")
+            return redirect("web:portal-application", pk=application.pk)
+    due = decision_due_if_filed(jurisdiction, timezone.now())
+    return render(
+        request,
+        "web/apply.html",
+        {"form": form, "answer": answer, "ordinance": ordinance, "due_if_filed": due},
+    )
+
+
+@login_required
+@require_GET
+def application_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    application = own_application(request, pk)
+    if application.applicant_id != request.user.pk:
+        return redirect("web:staff-application", pk=pk)
+    ordinance = load(application.village_id)
+    plan = application.determination.get("plan") or {}
+    checklist = [
+        {"index": i, "item": item, "ticked": i in set(application.checklist)}
+        for i, item in enumerate(plan.get("contents", []))
+    ]
+    context: dict[str, Any] = {
+        "application": application,
+        "ordinance": ordinance,
+        "plan": plan,
+        "checklist": checklist,
+        "missing": services.application_missing(application)
+        if application.status == ApplicationStatus.DRAFT
+        else [],
+        "upload_form": UploadForm(),
+        "response_form": ResponseForm(),
+        "clock": review_clock(application),
+        "open_request": application.information_requests.filter(received_at__isnull=True).last(),
+        "permit": getattr(application, "permit", None),
+        "due_if_filed": decision_due_if_filed(application.village_id, timezone.now())
+        if application.status == ApplicationStatus.DRAFT
+        else None,
+    }
+    return render(request, "web/portal_application.html", context)
+
+
+def _refused(request: HttpRequest, exc: SiltfenceError) -> None:
+    messages.error(request, str(exc))
+
+
+@login_required
+@require_POST
+def application_checklist(request: HttpRequest, pk: int) -> HttpResponse:
+    application = applicant_application(request, pk)
+    items = [int(v) for v in request.POST.getlist("items") if v.isdigit()]
+    try:
+        services.application_checklist_set(application=application, user=request.user, items=items)
+    except ActionRefused as exc:
+        _refused(request, exc)
+    return redirect("web:portal-application", pk=pk)
+
+
+@login_required
+@require_POST
+def application_upload(request: HttpRequest, pk: int) -> HttpResponse:
+    application = applicant_application(request, pk)
+    form = UploadForm(request.POST, request.FILES)
+    if not form.is_valid():
+        messages.error(request, "file: choose a file and what it is")
+        return redirect("web:portal-application", pk=pk)
+    upload = form.cleaned_data["file"]
+    try:
+        services.document_upload(
+            application=application,
+            user=request.user,
+            kind=form.cleaned_data["kind"],
+            name=upload.name,
+            content=upload.read(),
+            claimed_type=upload.content_type or "",
+        )
+    except SiltfenceError as exc:
+        _refused(request, exc)
+    else:
+        messages.success(request, f"{upload.name} uploaded.")
+    return redirect("web:portal-application", pk=pk)
+
+
+@login_required
+@require_POST
+def application_submit(request: HttpRequest, pk: int) -> HttpResponse:
+    application = applicant_application(request, pk)
+    try:
+        services.application_submit(application=application, user=request.user, at=timezone.now())
+    except ActionRefused as exc:
+        _refused(request, exc)
+    else:
+        messages.success(request, "Application filed. The review clock has started.")
+    return redirect("web:portal-application", pk=pk)
+
+
+@login_required
+@require_POST
+def application_respond(request: HttpRequest, pk: int) -> HttpResponse:
+    application = applicant_application(request, pk)
+    form = ResponseForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "response: describe the information provided")
+        return redirect("web:portal-application", pk=pk)
+    try:
+        services.application_information_provide(
+            application=application,
+            user=request.user,
+            response=form.cleaned_data["response"],
+            at=timezone.now(),
+        )
+    except ActionRefused as exc:
+        _refused(request, exc)
+    else:
+        messages.success(request, "Information sent. The shorter review clock has started.")
+    return redirect("web:portal-application", pk=pk)
+

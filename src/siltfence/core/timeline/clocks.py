@@ -1,0 +1,155 @@
+"""The review clocks and the permit's term.
+
+Spencer § 413-8D: "Within 45 days of receipt of the application, control plan (or
+control plan statement) and fee, the Building Inspector shall review the application
+[...] If the conditions are not met, the Building Inspector shall inform the applicant in
+writing and may either require needed information or disapprove the plan. Within 30 days
+of receipt of needed information, the Building Inspector shall again determine if the
+plan meets the requirements of this chapter."
+
+New Glarus § 135-7C(1): "Within 30 business days of the receipt of a complete permit
+application [...] the Village Administrator shall inform the applicant whether the
+application and plan are approved or disapproved"; (4): "If additional information is
+submitted, the Village Administrator shall have 10 business days from the date the
+additional information is received to inform the applicant that the plan is either
+approved or disapproved."
+
+A written request for information is the decision the text allows within the clock, so
+it meets the clock as an approval or a disapproval does.
+
+Spencer § 413-8E(1), New Glarus § 135-7G: "Permits shall be valid for a period of 180
+days, or the length of the building permit or other construction authorizations,
+whichever is longer, from the date of issuance. The [authority] may extend the period one
+or more times for up to an additional 180 days."
+"""
+
+from __future__ import annotations
+
+from siltfence.core.timeline.context import Context
+from siltfence.core.timeline.counting import DayDeadline
+from siltfence.core.timeline.events import Event
+from siltfence.core.timeline.model import Duty, Extension, Permit
+
+DECIDED_BY = {
+    "review_decision": ("application_approved", "application_disapproved", "information_requested"),
+    "re_review_decision": (
+        "application_approved",
+        "application_disapproved",
+        "information_requested",
+    ),
+}
+STARTED_BY = {
+    "application_received": "complete application, plan and fee received",
+    "information_received": "requested information received",
+}
+
+
+def review_clocks(ctx: Context) -> list[Duty]:
+    duties = []
+    for clock in ctx.ordinance.rules["clocks"]:
+        kind = clock["kind"]
+        if kind not in DECIDED_BY:
+            continue
+        for start in ctx.of(clock["from_event"]):
+            n = ctx.whole(clock["period"], start.day)
+            deadline: DayDeadline
+            if clock["days"] == "business":
+                deadline = ctx.rule.business_days_after(start.day, n, ctx.office)
+                ctx.gap("business-day")
+                unit = "business days"
+            else:
+                deadline = ctx.rule.days_after(start.day, n)
+                unit = "days"
+            decisions = ctx.after(start, *DECIDED_BY[kind])
+            what = STARTED_BY.get(start.type, start.type.replace("_", " "))
+            duties.append(
+                Duty(
+                    kind=kind,
+                    party="authority",
+                    due=deadline.due,
+                    citation=clock["citation"],
+                    because=(
+                        f"{what} {start.day.isoformat()}; the {ctx.authority()} decides "
+                        f"within {n} {unit} (approval, disapproval or a written request for "
+                        "information)"
+                    ),
+                    counting=deadline.counting,
+                    moved=deadline.moved,
+                    met_by=decisions[0] if decisions else None,
+                )
+            )
+    return duties
+
+
+def permit_term(ctx: Context) -> Permit | None:
+    """The permit in force: issued, expiring, extended, revoked."""
+    issued = ctx.of("permit_issued")
+    if not issued:
+        return None
+    rules = ctx.ordinance.rules["permit"]
+    citation = rules["citation"]
+    if len(issued) > 1:
+        ctx.note(
+            "permit-issued-again",
+            f"A permit was issued {len(issued)} times; the latest issue "
+            f"({issued[-1].day.isoformat()}) sets the term, and earlier extensions are not "
+            "carried over",
+            [citation],
+        )
+    issue = issued[-1]
+    n = ctx.whole(rules["duration"], issue.day)
+    deadline = ctx.rule.days_after(issue.day, n)
+    expires, moved, counting = deadline.due, deadline.moved, deadline.counting
+    because = f"issued {issue.day.isoformat()}; valid {n} days"
+    building = issue.fields.get("building_permit_expires")
+    if building is not None:
+        if building > expires:
+            because += (
+                f"; the building permit runs to {building.isoformat()}, which is longer, so "
+                "the permit runs as long"
+            )
+            expires, moved = building, None
+        else:
+            because += (
+                f"; the building permit ends {building.isoformat()}, which is not longer than "
+                f"{n} days"
+            )
+    extensions = []
+    for extension in ctx.after(issue, "permit_extended"):
+        days = int(extension.fields["days"])
+        if extension.day > expires:
+            ctx.note(
+                "extension-after-expiry",
+                f"The extension of {extension.day.isoformat()} was granted after the permit "
+                f"had expired on {expires.isoformat()}; it is counted from that expiry",
+                [citation],
+            )
+        counted = ctx.rule.days_after(expires, days)
+        expires = counted.due
+        extensions.append(
+            Extension(
+                extension,
+                days,
+                expires,
+                counted.moved,
+                tuple(extension.fields.get("added_measures", ())),
+            )
+        )
+        because += f"; extended {days} days on {extension.day.isoformat()}"
+    revocations = ctx.after(issue, "permit_revoked")
+    return Permit(
+        issued=issue.day,
+        expires=expires,
+        citation=citation,
+        because=because,
+        counting=counting,
+        moved=moved,
+        building_permit_expires=building,
+        extensions=tuple(extensions),
+        revoked=revocations[0].day if revocations else None,
+    )
+
+
+def issued_before(ctx: Context, event: Event) -> bool:
+    """A permit had been issued by the time of ``event``."""
+    return any(p.day <= event.day for p in ctx.of("permit_issued"))

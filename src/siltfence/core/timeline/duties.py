@@ -1,0 +1,480 @@
+"""The permittee's and the authority's duties, computed from what happened on the site.
+
+Which duties a jurisdiction has, who owes them, their citations and their periods come
+from ``duties:`` in its ``rules.yaml`` and the parameters it names; how each is counted
+from its events is below, with the law it reads.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any
+
+from siltfence.core.timeline.context import Context, moment_label, not_before
+from siltfence.core.timeline.counting import day_label
+from siltfence.core.timeline.events import Event
+from siltfence.core.timeline.model import Duty, Permit
+from siltfence.core.timeline.rain import Storm, storms, to_tenths_mm
+
+
+def _date_only_hours(ctx: Context, event: Event, citation: str) -> None:
+    if not event.has_time:
+        ctx.note(
+            "hours-from-a-date",
+            "An event that starts a period in hours was given as a date without a time; the "
+            "hours are counted from the start of that day, the stricter reading. Give the "
+            "time to count from the event itself",
+            [citation],
+        )
+
+
+# -- notice of commencement -----------------------------------------------------------
+
+
+def start_notices(ctx: Context) -> list[Duty]:
+    """Spencer § 413-8E(3)(a): "Notify the Building Inspector within 48 hours of commencing
+    any land disturbing activity". New Glarus § 135-7E(1): "Notify the Village
+    Administrator 48 hours prior to commencing any land-disturbing construction activity"."""
+    rule = ctx.duty_rule("start_notice")
+    if rule is None:
+        return []
+    if rule["relation"] == "before":
+        return _start_notices_before(ctx, rule)
+    return _start_notices_after(ctx, rule)
+
+
+def _start_notices_after(ctx: Context, rule: Mapping[str, Any]) -> list[Duty]:
+    duties = []
+    notices = ctx.of("start_notice_given")
+    used: set[int] = set()
+    for start in ctx.of(rule["event"]):
+        hours = ctx.whole(rule["period"], start.day)
+        deadline = ctx.rule.hours_after(start.at, hours)
+        _date_only_hours(ctx, start, rule["citation"])
+        met = next((n for n in notices if n.index not in used), None)
+        if met is not None:
+            used.add(met.index)
+        duties.append(
+            Duty(
+                kind="start_notice",
+                party=rule["party"],
+                due=deadline.due,
+                citation=rule["citation"],
+                because=(
+                    f"land disturbing activity commenced {moment_label(start)}; notify the "
+                    f"{ctx.authority()} within {hours} hours"
+                ),
+                counting=deadline.counting,
+                moved=deadline.moved,
+                met_by=met,
+            )
+        )
+    return duties
+
+
+def _start_notices_before(ctx: Context, rule: Mapping[str, Any]) -> list[Duty]:
+    """The announced start (``work_planned.start``) or, failing it or if earlier, the actual
+    start (``work_started.at``) is the moment the 48 hours run back from."""
+    starts = ctx.of("work_started")
+    plans = ctx.of(rule["event"])
+    notices = ctx.of("start_notice_given")
+    used: set[int] = set()
+    moments: list[tuple[datetime.datetime, bool, str, Event]] = []
+    previous: Event | None = None
+    for start in starts:
+        announced = [
+            p for p in plans if not_before(start, p) and (previous is None or p.at > previous.at)
+        ]
+        plan = announced[-1] if announced else None
+        if plan is not None and plan.fields["start"][0] <= start.at:
+            when, has_time = plan.fields["start"]
+            moments.append((when, has_time, f"announced start {_label(when, has_time)}", start))
+        else:
+            moments.append((start.at, start.has_time, f"work started {moment_label(start)}", start))
+        previous = start
+    later = [p for p in plans if previous is None or p.at > previous.at]
+    if later:
+        plan = later[-1]
+        when, has_time = plan.fields["start"]
+        moments.append((when, has_time, f"announced start {_label(when, has_time)}", plan))
+    duties = []
+    for when, has_time, what, source in moments:
+        hours = ctx.whole(rule["period"], when.date())
+        deadline = ctx.rule.hours_before(when, hours)
+        if not has_time:
+            ctx.note(
+                "hours-from-a-date",
+                "A start was given as a date without a time; the 48 hours are counted back "
+                "from the start of that day, the stricter reading. Give the time of the start",
+                [rule["citation"]],
+            )
+        met = next((n for n in notices if n.index not in used), None)
+        if met is not None:
+            used.add(met.index)
+        duties.append(
+            Duty(
+                kind="start_notice",
+                party=rule["party"],
+                due=deadline.due,
+                citation=rule["citation"],
+                because=f"{what}; notify the {ctx.authority()} {hours} hours before",
+                counting=deadline.counting,
+                moved=deadline.moved,
+                met_by=met,
+                extra={"source": source.ref()},
+            )
+        )
+    return duties
+
+
+def _label(moment: datetime.datetime, has_time: bool) -> str:
+    if has_time:
+        return f"{day_label(moment.date())} {moment.strftime('%H:%M')}"
+    return moment.date().isoformat()
+
+
+# -- completed control measures --------------------------------------------------------
+
+
+def completion_notices(ctx: Context) -> list[Duty]:
+    """Spencer § 413-8E(3)(b): "Notify the Building Inspector of completion of any control
+    measures within 14 days after their installation". New Glarus § 135-7E(2): "[...] of
+    completion of any BMPs within five days after their installation"."""
+    rule = ctx.duty_rule("measure_completion_notice")
+    if rule is None:
+        return []
+    duties = []
+    word = ctx.measure_word()
+    for installed in ctx.of(rule["event"]):
+        measure = installed.fields["measure"]
+        n = ctx.whole(rule["period"], installed.day)
+        deadline = ctx.rule.days_after(installed.day, n)
+        notices = [
+            e
+            for e in ctx.after(installed, "measure_completion_notice_given")
+            if e.fields["measure"] == measure
+        ]
+        name = installed.fields.get("description", word)
+        duties.append(
+            Duty(
+                kind="measure_completion_notice",
+                party=rule["party"],
+                due=deadline.due,
+                citation=rule["citation"],
+                because=(
+                    f"{name} {measure} installed {installed.day.isoformat()}; "
+                    f"notice within {n} days"
+                ),
+                counting=deadline.counting,
+                moved=deadline.moved,
+                met_by=notices[0] if notices else None,
+                extra={"measure": measure},
+            )
+        )
+    return duties
+
+
+# -- inspections after rain --------------------------------------------------------------
+
+
+def rain_inspections(ctx: Context) -> list[Duty]:
+    """Spencer § 413-8E(3)(g): "Inspect the construction control measures after each rain
+    of 0.5 inch or more". New Glarus § 135-7E(7): "Inspect the BMPs within 24 hours after
+    each rain of 0.5 inch or more which results in runoff during active construction
+    periods"."""
+    rule = ctx.duty_rule("rain_inspection")
+    rains = ctx.of("rain")
+    if rule is None or not rains:
+        return []
+    ctx.gap("rain-event")
+    duties = []
+    inspections = ctx.of("self_inspection")
+    for storm in storms(rains, ctx.zone):
+        first = storm.events[0]
+        threshold = ctx.param(rule["threshold"], first.day)
+        assert isinstance(threshold.value, float)
+        if not storm.at_least(threshold.value):
+            continue
+        if not _active(ctx, storm):
+            ctx.note(
+                "rain-outside-construction",
+                f"A {storm.describe()} fell outside active construction (before work started "
+                "or after final stabilization), so it sets no inspection duty",
+                [rule["citation"]],
+            )
+            continue
+        because = f"{storm.describe()}, {_storm_end(storm)}"
+        if "period" in rule:
+            if storm.runoff is False:
+                ctx.note(
+                    "rain-without-runoff",
+                    f"A {storm.describe()} resulted in no runoff, so it sets no inspection "
+                    'duty: the chapter asks for one only after rain "which results in runoff"',
+                    [rule["citation"]],
+                )
+                continue
+            if storm.runoff is None:
+                ctx.note(
+                    "runoff-assumed",
+                    "A rain of 0.5 inch or more was recorded without saying whether it "
+                    "resulted in runoff; runoff is assumed (the stricter reading), so an "
+                    "inspection is due. Record runoff: false when there was none",
+                    [rule["citation"]],
+                )
+            hours = ctx.whole(rule["period"], first.day)
+            hour_deadline = ctx.rule.hours_after(storm.end, hours)
+            due: datetime.date | datetime.datetime = hour_deadline.due
+            counting, moved = hour_deadline.counting, hour_deadline.moved
+            because += f"; inspect within {hours} hours after it"
+        else:
+            # No deadline in the text (gap 3): the end of the next day after the storm.
+            ctx.gap("rain-inspection-deadline")
+            end_day = storm.end.date() if storm.end.time() != datetime.time(0) else storm.last_day
+            day_deadline = ctx.rule.days_after(end_day, 1)
+            due, counting, moved = day_deadline.due, day_deadline.counting, day_deadline.moved
+            because += "; inspect after it (no deadline in the text: the next day is taken)"
+        met = next((i for i in inspections if i.at >= storm.start), None)
+        duties.append(
+            Duty(
+                kind="rain_inspection",
+                party=rule["party"],
+                due=due,
+                citation=rule["citation"],
+                because=because,
+                counting=counting,
+                moved=moved,
+                met_by=met,
+                extra={
+                    "rain": {
+                        "inches": storm.inches,
+                        "mm": float(storm.mm),
+                        "threshold_mm": float(to_tenths_mm(threshold.value)),
+                        "from": storm.first_day.isoformat(),
+                        "to": storm.last_day.isoformat(),
+                        "ended": storm.end.isoformat(),
+                        "events": [e.index for e in storm.events],
+                    }
+                },
+            )
+        )
+    return duties
+
+
+def _storm_end(storm: Storm) -> str:
+    if storm.end.time() == datetime.time(0):
+        last = storm.end.date() - datetime.timedelta(days=1)
+        return f"ending with {day_label(last)}"
+    return f"ended {_label(storm.end, True)}"
+
+
+def _active(ctx: Context, storm: Storm) -> bool:
+    """During active construction: after work started and before final stabilization."""
+    started = [s for s in ctx.of("work_started") if s.at < storm.end]
+    if not started:
+        return False
+    finished = [f for f in ctx.of("final_stabilization") if f.at <= storm.start]
+    return not any(f.at >= started[0].at for f in finished)
+
+
+# -- weekly inspections ----------------------------------------------------------------
+
+
+def weekly_inspections(ctx: Context) -> list[Duty]:
+    """ "and at least once each week" (§ 413-8E(3)(g), § 135-7E(7)). Gap 13: read as seven
+    days since the last inspection, or since work started for the first one, until final
+    stabilization. Only the current duty and the past ones that were missed are shown."""
+    rule = ctx.duty_rule("weekly_inspection")
+    started = ctx.of(rule["event"]) if rule is not None else []
+    if rule is None or not started:
+        return []
+    ctx.gap("weekly-inspection")
+    first = started[0]
+    final = [f for f in ctx.of("final_stabilization") if f.at >= first.at]
+    end = final[0] if final else None
+    inspections = [
+        i
+        for i in ctx.of("self_inspection")
+        if not_before(i, first) and (end is None or i.at <= end.at)
+    ]
+    shown: list[Duty] = []
+    anchor_day, anchor_what = first.day, f"work started {first.day.isoformat()}"
+
+    def duty_from(day: datetime.date, what: str) -> Duty:
+        n = ctx.whole(rule["period"], day)
+        deadline = ctx.rule.days_after(day, n)
+        return Duty(
+            kind="weekly_inspection",
+            party=rule["party"],
+            due=deadline.due,
+            citation=rule["citation"],
+            because=f"{what}; inspect at least once each week ({n} days)",
+            counting=deadline.counting,
+            moved=deadline.moved,
+        )
+
+    current = duty_from(anchor_day, anchor_what)
+    for inspection in inspections:
+        current.met_by = inspection
+        if current.is_late():
+            shown.append(current)
+        current = duty_from(inspection.day, f"last inspection {inspection.day.isoformat()}")
+    if end is not None and isinstance(current.due, datetime.date) and end.day <= current.due:
+        return shown  # final stabilization ends the duty before it fell due
+    shown.append(current)
+    return shown
+
+
+# -- stabilization of inactive areas ----------------------------------------------------
+
+
+def stabilizations(ctx: Context) -> list[Duty]:
+    """Spencer § 413-7B(5)(c)[1]: disturbed ground left inactive for seven or more days
+    must be stabilized by seeding or sodding (only available prior to September 15) or by
+    mulching or covering or other equivalent control measure."""
+    rule = ctx.duty_rule("stabilization")
+    if rule is None:
+        return []
+    duties = []
+    for inactive in ctx.of(rule["event"]):
+        area = inactive.fields["area"]
+        n = ctx.whole(rule["period"], inactive.day)
+        deadline = ctx.rule.days_after(inactive.day, n)
+        done = [e for e in ctx.after(inactive, "area_stabilized") if e.fields["area"] == area]
+        cutoff = _seeding_cutoff(ctx, deadline.due)
+        seeding = (
+            "seeding or sodding, only before September 15, or mulching, covering or an "
+            "equivalent measure"
+        )
+        if cutoff is not None and deadline.due >= cutoff:
+            seeding = (
+                f"after {cutoff.strftime('%B')} {cutoff.day} seeding and sodding are not "
+                "available: mulching, covering or an equivalent measure"
+            )
+        ctx.note(
+            "seeding-cutoff",
+            "Seeding or sodding stabilizes inactive ground only before September 15; after "
+            "that date it must be mulched, covered or protected by an equivalent measure",
+            [rule["citation"]],
+        )
+        duties.append(
+            Duty(
+                kind="stabilization",
+                party=rule["party"],
+                due=deadline.due,
+                citation=rule["citation"],
+                because=(
+                    f"area {area} inactive since {inactive.day.isoformat()}; stabilize within "
+                    f"{n} days by {seeding}"
+                ),
+                counting=deadline.counting,
+                moved=deadline.moved,
+                met_by=done[0] if done else None,
+                extra={"area": area},
+            )
+        )
+    return duties
+
+
+def _seeding_cutoff(ctx: Context, day: datetime.date) -> datetime.date | None:
+    if "seeding_cutoff" not in ctx.ordinance.parameters:
+        return None
+    value = ctx.param("seeding_cutoff", day).value
+    if not isinstance(value, str):
+        return None
+    month, dom = (int(part) for part in value.split("-"))
+    return datetime.date(day.year, month, dom)
+
+
+# -- the authority's inspections -------------------------------------------------------
+
+
+def municipal_inspections(ctx: Context, permit: Permit | None) -> list[Duty]:
+    """Spencer § 413-9: "The Building Inspector shall inspect construction sites at least
+    once a month during the period starting March 1 and ending October 31 and at least two
+    times during the period starting November 1 and ending February 28"."""
+    rule = ctx.duty_rule("municipal_inspection")
+    if rule is None:
+        if permit is not None:
+            ctx.gap("section-135-10-not-received")
+            ctx.note(
+                "no-municipal-inspection-schedule",
+                "The received text of the chapter sets no schedule of inspections by the "
+                f"{ctx.authority()}; § 135-10, where the Village's published code holds its "
+                "inspection section, was not received, so no inspection duty of the Village "
+                "is computed",
+                ["§ 135-10"],
+            )
+        return []
+    if permit is None:
+        return []
+    last = permit.expires
+    if permit.revoked is not None:
+        last = min(last, permit.revoked)
+    final = [f.day for f in ctx.of("final_stabilization") if f.day >= permit.issued]
+    if final:
+        last = min(last, final[0])
+    last = min(last, ctx.as_of.date())
+    inspections = ctx.of("municipal_inspection")
+    duties = []
+    for start, end, needed, name in _periods(permit.issued, last):
+        due = min(end, permit_end(permit, final))
+        done = [i for i in inspections if start <= i.day <= due and i.day >= permit.issued]
+        met = done[needed - 1] if len(done) >= needed else None
+        times = "once" if needed == 1 else f"{needed} times"
+        if end.month == 2 and end.day == 29:
+            ctx.gap("winter-inspection-leap-day")
+        duties.append(
+            Duty(
+                kind="municipal_inspection",
+                party=rule["party"],
+                due=due,
+                citation=rule["citation"],
+                because=(
+                    f"permit in force during {name}; the {ctx.authority()} inspects at least "
+                    f"{times} in {start.isoformat()} to {end.isoformat()}"
+                    + (f" ({len(done)} so far)" if needed > 1 and not met else "")
+                ),
+                met_by=met,
+                extra={
+                    "period": {"from": start.isoformat(), "to": end.isoformat()},
+                    "at_least": needed,
+                    "inspections": len(done),
+                },
+            )
+        )
+    return duties
+
+
+def permit_end(permit: Permit, final: list[datetime.date]) -> datetime.date:
+    end = permit.expires
+    if permit.revoked is not None:
+        end = min(end, permit.revoked)
+    if final:
+        end = min(end, final[0])
+    return end
+
+
+def _periods(
+    first: datetime.date, last: datetime.date
+) -> list[tuple[datetime.date, datetime.date, int, str]]:
+    """The inspection periods of § 413-9 that overlap ``first``..``last``.
+
+    Each month from March to October needs one inspection; the winter from November 1 to
+    the end of February needs two. February 29 counts in the winter (gap 12).
+    """
+    periods = []
+    day = first
+    while day <= last:
+        if 3 <= day.month <= 10:
+            start = day.replace(day=1)
+            following = (start + datetime.timedelta(days=32)).replace(day=1)
+            end = following - datetime.timedelta(days=1)
+            periods.append((start, end, 1, start.strftime("%B %Y")))
+        else:
+            year = day.year if day.month >= 11 else day.year - 1
+            start = datetime.date(year, 11, 1)
+            end = datetime.date(year + 1, 3, 1) - datetime.timedelta(days=1)
+            periods.append((start, end, 2, f"the winter of {year}-{str(year + 1)[-2:]}"))
+        day = end + datetime.timedelta(days=1)
+    return periods

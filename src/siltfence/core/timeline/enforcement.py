@@ -1,0 +1,188 @@
+"""Enforcement steps the authority may take, from when, and the forfeiture accrued.
+
+The steps, their preconditions, waiting periods and citations come from
+``enforcement.actions`` in ``rules.yaml``; how each waiting period is read is here, with
+the words it reads (docs/decisions/0006-enforcement-waiting-periods.md):
+
+- Spencer § 413-10B, C: the permittee (or the landowner with no permit) has "within 10
+  days" to comply or cease. That is a period to act, counted by the village's rule (the
+  last day moves off a Sunday or legal holiday); the power arises the day after its last
+  day: ``cure``.
+- Spencer § 413-10E: "Ten days after posting a stop-work order, the Building Inspector may
+  issue a notice of intent": from the 10th day after the posting, ``after``.
+- Spencer § 413-10E: "may go on the land and commence the work after 14 days from issuing
+  the notice of intent": once 14 whole days have passed, the 15th day, ``after_whole``.
+- New Glarus § 135-11B, C, E: no waiting period; each step is open from the day of its
+  precondition event.
+
+An action is never offered before its precondition event has happened: village work
+needs a notice of intent, certification needs unpaid costs, revocation needs a permit.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any
+
+from siltfence.core.timeline.clocks import issued_before
+from siltfence.core.timeline.context import Context
+from siltfence.core.timeline.counting import Counting
+from siltfence.core.timeline.events import Event
+from siltfence.core.timeline.model import AllowedAction, Forfeiture
+
+WAIT_READING = {
+    "revoke_permit": "cure",
+    "request_cease_and_desist": "cure",
+    "issue_notice_of_intent": "after",
+    "begin_village_work": "after_whole",
+    "certify_special_assessment": "after",
+}
+STOP_WORK_ACTIONS = ("revoke_permit", "request_cease_and_desist", "issue_notice_of_intent")
+
+
+def allowed_actions(ctx: Context) -> list[AllowedAction]:
+    actions_rules = ctx.ordinance.rules["enforcement"]["actions"]
+    order = _open_stop_work_order(ctx)
+    result: list[AllowedAction] = []
+    for rule in actions_rules:
+        action = rule["action"]
+        anchor: Event | None
+        if rule["after_event"] == "stop_work_order_posted":
+            anchor = order
+        elif rule["after_event"] == "notice_of_intent_issued":
+            # Village work follows a notice issued under the stop-work order still open.
+            notices = ctx.after(order, "notice_of_intent_issued") if order is not None else []
+            anchor = notices[0] if notices else None
+            if anchor is not None:
+                _check_notice_timing(ctx, anchor, actions_rules, order)
+        else:
+            found = ctx.of(rule["after_event"])
+            anchor = found[-1] if found else None
+        if anchor is None:
+            continue
+        needs = rule.get("requires_permit")
+        has_permit = issued_before(ctx, anchor)
+        if needs is True and not has_permit:
+            continue
+        if needs is False and has_permit:
+            continue
+        if action == "revoke_permit" and ctx.of("permit_revoked"):
+            revoked = ctx.of("permit_revoked")[-1]
+            if revoked.day >= anchor.day:
+                continue  # already revoked
+        result.append(_action(ctx, rule, anchor))
+    return sorted(result, key=lambda a: (a.start, a.action))
+
+
+def _open_stop_work_order(ctx: Context) -> Event | None:
+    """The stop-work order posted and not yet complied with, as of ``as_of``.
+
+    A second posting while one is open does not restart the waiting periods.
+    """
+    current: Event | None = None
+    for event in ctx.of("stop_work_order_posted", "compliance_achieved"):
+        if event.type == "stop_work_order_posted":
+            if current is None:
+                current = event
+            else:
+                ctx.note(
+                    "stop-work-order-reposted",
+                    f"A stop-work order was posted again on {event.day.isoformat()} while the "
+                    f"one of {current.day.isoformat()} was still open; the waiting periods run "
+                    "from the first posting",
+                    [ctx.ordinance.rules["enforcement"]["stop_work_order"]["citation"]],
+                )
+        else:
+            current = None
+    return current
+
+
+def _action(ctx: Context, rule: Mapping[str, Any], anchor: Event) -> AllowedAction:
+    action = rule["action"]
+    what = anchor.type.replace("_", " ")
+    if "wait" not in rule:
+        return AllowedAction(
+            action,
+            anchor.day,
+            rule["citation"],
+            f"{what} {anchor.day.isoformat()}; no waiting period: {rule['says']}",
+        )
+    n = ctx.whole(rule["wait"], anchor.day)
+    reading = WAIT_READING[action]
+    if reading == "cure":
+        deadline = ctx.rule.days_after(anchor.day, n)
+        start = deadline.due + datetime.timedelta(days=1)
+        because = (
+            f"{what} {anchor.day.isoformat()}; the {n} days to comply end "
+            f"{deadline.due.isoformat()}, so the power arises the next day: {rule['says']}"
+        )
+        return AllowedAction(
+            action, start, rule["citation"], because, deadline.counting, deadline.moved
+        )
+    days = n if reading == "after" else n + 1
+    start = anchor.day + datetime.timedelta(days=days)
+    counting = Counting(
+        ctx.rule.id,
+        ctx.rule.citation,
+        (
+            f"{n} days after the event, the day of the event excluded: the power arises on the "
+            f"{n}th day; a waiting period sets no last day to act, so nothing moves"
+            if reading == "after"
+            else f"after {n} whole days from the event, the day of the event excluded: the "
+            f"power arises on day {n + 1}; a waiting period sets no last day to act, so "
+            "nothing moves"
+        ),
+    )
+    because = f"{what} {anchor.day.isoformat()}; {rule['says']}"
+    return AllowedAction(action, start, rule["citation"], because, counting)
+
+
+def _check_notice_timing(
+    ctx: Context, notice: Event, rules: list[Mapping[str, Any]], order: Event | None
+) -> None:
+    if order is None:
+        return
+    for rule in rules:
+        if rule["action"] == "issue_notice_of_intent" and "wait" in rule:
+            earliest = _action(ctx, rule, order).start
+            if notice.day < earliest:
+                ctx.note(
+                    "notice-of-intent-early",
+                    f"The notice of intent was issued {notice.day.isoformat()}, before "
+                    f"{earliest.isoformat()}, the first day the chapter allows it after the "
+                    f"stop-work order of {order.day.isoformat()}",
+                    [rule["citation"]],
+                )
+
+
+def forfeiture(ctx: Context) -> Forfeiture | None:
+    """Spencer § 413-10E: "subject to a forfeiture as provided in § 1-3. Each day a violation
+    exists shall constitute a separate offense." New Glarus § 135-11F: "a forfeiture of not
+    less than $100 nor more than $500 and the costs of prosecution for each violation. Each
+    day a violation exists or continues shall constitute a separate offense.\""""
+    violations = ctx.of("violation")
+    if not violations:
+        return None
+    rule = ctx.ordinance.rules["enforcement"]["forfeiture"]
+    days: set[datetime.date] = set()
+    for violation in violations:
+        day = violation.fields["from"]
+        while day <= violation.fields["to"]:
+            days.add(day)
+            day += datetime.timedelta(days=1)
+    ordered = tuple(sorted(days))
+    low = ctx.param(rule["min"], ordered[0])
+    high = ctx.param(rule["max"], ordered[0])
+    if low.value is None or high.value is None:
+        # The amounts live outside the chapter (Spencer: Code Ch. 1 § 1-3, gap 6); a clerk
+        # enters them. The days are still counted.
+        ctx.gap("forfeiture-amount")
+    return Forfeiture(
+        days=len(ordered),
+        per_day_min=low.value if isinstance(low.value, float) else None,
+        per_day_max=high.value if isinstance(high.value, float) else None,
+        plus_costs=bool(rule["plus_costs"]),
+        citation=rule["citation"],
+        violation_days=ordered,
+    )

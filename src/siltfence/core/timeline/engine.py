@@ -1,0 +1,195 @@
+"""The duties engine: a permit's events in, its duties, permit term, allowed enforcement
+steps, forfeiture and notes out, as of a given time.
+
+It is a pure function of the ordinance, the events, ``as_of`` and the office calendar:
+it never reads the clock (the CLI and the API pass the present time in the village's
+zone when the user gives none). Duties are recomputed from the events, never edited.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from siltfence.core.errors import NotInForce, SiltfenceError
+from siltfence.core.ordinance.loader import load
+from siltfence.core.ordinance.model import Ordinance
+from siltfence.core.timeline.clocks import permit_term, review_clocks
+from siltfence.core.timeline.context import Context, end_of_day
+from siltfence.core.timeline.counting import Counting, OfficeCalendar, rule_for
+from siltfence.core.timeline.duties import (
+    completion_notices,
+    municipal_inspections,
+    rain_inspections,
+    stabilizations,
+    start_notices,
+    weekly_inspections,
+)
+from siltfence.core.timeline.enforcement import allowed_actions, forfeiture
+from siltfence.core.timeline.events import EventError, parse_events, parse_moment
+from siltfence.core.timeline.model import Timeline
+
+
+def compute(
+    jurisdiction: str | Ordinance,
+    events: list[dict[str, Any]],
+    as_of: datetime.datetime | None = None,
+    office_closures: frozenset[datetime.date] | None = None,
+) -> Timeline:
+    """The timeline of a permit's record.
+
+    ``events``: the contract's events, in any order. ``as_of``: the time the statuses
+    are judged at (a naive datetime is local); by default the end of the day of the latest
+    event. Events after ``as_of`` are left out, with a note. ``office_closures``: the
+    office's closure days for business-day clocks, replacing the configured ones (the
+    legal holidays) for this computation; weekends are always closed.
+    """
+    ordinance = jurisdiction if isinstance(jurisdiction, Ordinance) else load(jurisdiction)
+    zone = ZoneInfo(ordinance.time_zone)
+    checked = parse_events(events, zone)
+    _check_in_force(ordinance, checked)
+    _check_extensions(ordinance, checked)
+    if as_of is None:
+        when = end_of_day(checked[-1].day, zone) if checked else None
+    elif as_of.tzinfo is None:
+        when = as_of.replace(tzinfo=zone)
+    else:
+        when = as_of.astimezone(zone)
+    if when is None:
+        raise SiltfenceError(
+            "as_of: give as_of when there are no events (nothing to count from)", field="as_of"
+        )
+    rule = rule_for(ordinance.time_counting)
+    considered = [e for e in checked if e.at <= when]
+    ctx = Context(
+        ordinance=ordinance,
+        rule=rule,
+        office=OfficeCalendar(office_closures),
+        zone=zone,
+        as_of=when,
+        events=considered,
+    )
+    if len(considered) < len(checked):
+        left_out = sorted(e.index for e in checked if e.at > when)
+        ctx.note(
+            "events-after-as-of",
+            f"{len(left_out)} event(s) after {when.isoformat()} were left out "
+            f"(events {', '.join(str(i) for i in left_out)}): the timeline is as of that time",
+            [],
+        )
+    _counting_notes(ctx)
+    permit = permit_term(ctx)
+    duties = [
+        *review_clocks(ctx),
+        *start_notices(ctx),
+        *completion_notices(ctx),
+        *rain_inspections(ctx),
+        *weekly_inspections(ctx),
+        *stabilizations(ctx),
+        *municipal_inspections(ctx, permit),
+    ]
+    duties.sort(key=lambda d: d.sort_key())
+    actions = allowed_actions(ctx)
+    fine = forfeiture(ctx)
+    if duties or permit is not None or actions:
+        ctx.gap("counting-time")
+    time_counting = ordinance.time_counting
+    return Timeline(
+        jurisdiction=ordinance.id,
+        as_of=when,
+        counting=Counting(rule.id, rule.citation, str(time_counting["says"]).strip()),
+        permit=permit,
+        duties=duties,
+        allowed_actions=actions,
+        forfeiture=fine,
+        notes=list(ctx.notes.values()),
+    )
+
+
+def parse_as_of(text: str, zone: datetime.tzinfo) -> datetime.datetime:
+    """``as_of`` from a CLI option or an API field: a datetime, or a date (its end)."""
+    try:
+        moment, has_time = parse_moment(text, "as_of", zone)
+    except EventError:
+        raise SiltfenceError(
+            f"as_of: expected an ISO 8601 date or datetime, got {text!r}", field="as_of"
+        ) from None
+    return moment if has_time else end_of_day(moment.date(), zone)
+
+
+def parse_office_closures(items: Any) -> frozenset[datetime.date]:
+    """``office_closures`` from the CLI (split at commas) or the API: dates YYYY-MM-DD."""
+    if not isinstance(items, list | tuple):
+        raise SiltfenceError(
+            "office_closures: expected a list of dates written YYYY-MM-DD", field="office_closures"
+        )
+    days = set()
+    for index, item in enumerate(items):
+        text = item.strip() if isinstance(item, str) else item
+        try:
+            if not isinstance(text, str) or len(text) != 10:
+                raise ValueError
+            days.add(datetime.date.fromisoformat(text))
+        except ValueError:
+            raise SiltfenceError(
+                f"office_closures[{index}]: expected a date written YYYY-MM-DD, got {item!r}",
+                field=f"office_closures[{index}]",
+            ) from None
+    return frozenset(days)
+
+
+def _check_in_force(ordinance: Ordinance, events: list[Any]) -> None:
+    if not events:
+        return
+    first = events[0]
+    try:
+        ordinance.version_on(first.day)
+    except NotInForce as exc:
+        message = str(exc).removeprefix("on: ")
+        raise SiltfenceError(
+            f"events[{first.index}].at: {message}", field=f"events[{first.index}].at"
+        ) from None
+
+
+def _check_extensions(ordinance: Ordinance, events: list[Any]) -> None:
+    """Each extension is "for up to an additional 180 days" (§ 413-8E(1), § 135-7G), and
+    extends a permit that was issued."""
+    rules = ordinance.rules["permit"]
+    issued = False
+    for event in events:
+        if event.type == "permit_issued":
+            issued = True
+        if event.type != "permit_extended":
+            continue
+        where = f"events[{event.index}]"
+        cap = ordinance.parameter(rules["extension_max"], event.day)
+        limit = int(cap.value) if isinstance(cap.value, float) else None
+        days = event.fields["days"]
+        if days <= 0 or (limit is not None and days > limit):
+            raise EventError(
+                f"{where}.days",
+                f"an extension is from 1 to {limit} days ({cap.citation}: "
+                f'"{cap.text}"); got {days}',
+            )
+        if not issued:
+            raise EventError(
+                f"{where}.type",
+                "a permit_extended event needs an earlier permit_issued; there is no permit "
+                "to extend",
+            )
+
+
+def _counting_notes(ctx: Context) -> None:
+    counting = ctx.ordinance.time_counting
+    says = " ".join(str(counting["says"]).split())
+    if counting.get("stands_in"):
+        says += (
+            " This is the state rule standing in for the village's own Ch. 1, which is not in hand."
+        )
+    if ctx.rule.id == "new-glarus-code-ch1-c":
+        says += (
+            " Periods stated in hours (48 hours before the start, 24 hours after a rain) are "
+            "counted as clock hours with nothing skipped: Ch. 1 speaks of days (gap 11)."
+        )
+    ctx.note("counting-rule", says, [str(counting["citation"]), "§ 995.20 Wis. Stats."])

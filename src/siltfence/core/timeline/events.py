@@ -1,0 +1,260 @@
+"""A permit's record as events, checked strictly (DESIGN.md, "Events and duties").
+
+Each event is ``{"type": ..., "at": ISO 8601 date or datetime, ...fields}``. A datetime
+without an offset is local to the village; one with an offset is converted to local
+time. A date alone stands for the start of that day, and ``has_time`` says so. Every
+problem is a ``SiltfenceError`` whose message starts with the field path, e.g.
+``events[3].at: expected an ISO 8601 date or datetime, got 'x'``.
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from siltfence.core.errors import SiltfenceError
+from siltfence.core.quantities import UnitMismatch, to_unit
+
+
+class EventError(SiltfenceError):
+    """An event of the record is malformed: the message names ``events[i].field``."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"{path}: {reason}", field=path)
+
+
+@dataclass(frozen=True)
+class Event:
+    index: int  # position in the input list, for messages and ``met_by``
+    type: str
+    at: datetime.datetime  # local, aware; the start of the day when only a date was given
+    has_time: bool
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def day(self) -> datetime.date:
+        return self.at.date()
+
+    def at_json(self) -> str:
+        return self.at.isoformat() if self.has_time else self.day.isoformat()
+
+    def ref(self) -> dict[str, Any]:
+        """How a duty names the event that met it."""
+        ref: dict[str, Any] = {"type": self.type, "at": self.at_json(), "index": self.index}
+        if "id" in self.fields:
+            ref["id"] = self.fields["id"]
+        return ref
+
+
+# What a field holds; each parser takes (value, path, zone) and raises EventError.
+Parser = Callable[[Any, str, datetime.tzinfo], Any]
+
+
+def _text(value: Any, path: str, zone: datetime.tzinfo) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise EventError(path, f"expected text, got {_shown(value)}")
+    return value.strip()
+
+
+def _reasons(value: Any, path: str, zone: datetime.tzinfo) -> list[str]:
+    if isinstance(value, str) and value.strip():
+        return [value.strip()]
+    if isinstance(value, list) and value and all(isinstance(v, str) and v.strip() for v in value):
+        return [v.strip() for v in value]
+    raise EventError(path, f"expected text or a list of texts, got {_shown(value)}")
+
+
+def _texts(value: Any, path: str, zone: datetime.tzinfo) -> list[str]:
+    if isinstance(value, list) and all(isinstance(v, str) and v.strip() for v in value):
+        return [v.strip() for v in value]
+    raise EventError(path, f"expected a list of texts, got {_shown(value)}")
+
+
+def _bool(value: Any, path: str, zone: datetime.tzinfo) -> bool:
+    if not isinstance(value, bool):
+        raise EventError(path, f"expected true or false, got {_shown(value)}")
+    return value
+
+
+def _date(value: Any, path: str, zone: datetime.tzinfo) -> datetime.date:
+    if isinstance(value, str) and _DATE.fullmatch(value.strip()):
+        try:
+            return _in_range(datetime.date.fromisoformat(value.strip()), path)
+        except ValueError:
+            pass
+    raise EventError(path, f"expected a date written YYYY-MM-DD, got {_shown(value)}")
+
+
+def _moment(value: Any, path: str, zone: datetime.tzinfo) -> tuple[datetime.datetime, bool]:
+    return parse_moment(value, path, zone)
+
+
+def _inches(value: Any, path: str, zone: datetime.tzinfo) -> float:
+    try:
+        return to_unit(value, "inch")
+    except UnitMismatch as exc:
+        raise EventError(path, f"expected a number of inches, 0 or more ({exc})") from None
+
+
+def _whole_days(value: Any, path: str, zone: datetime.tzinfo) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise EventError(path, f"expected a whole number of days, got {_shown(value)}")
+    if isinstance(value, float) and (not math.isfinite(value) or not value.is_integer()):
+        raise EventError(path, f"expected a whole number of days, got {_shown(value)}")
+    return int(value)
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    parse: Parser
+    required: bool = True
+
+
+REQ = True
+OPT = False
+
+EVENT_TYPES: Mapping[str, Mapping[str, FieldSpec]] = {
+    "application_received": {},
+    "information_requested": {},
+    "information_received": {},
+    "application_approved": {},
+    "application_disapproved": {"reasons": FieldSpec(_reasons, OPT)},
+    "permit_issued": {"building_permit_expires": FieldSpec(_date, OPT)},
+    "permit_extended": {
+        "days": FieldSpec(_whole_days),
+        "added_measures": FieldSpec(_texts, OPT),
+    },
+    "work_planned": {"start": FieldSpec(_moment)},
+    "work_started": {},
+    "start_notice_given": {},
+    "measure_installed": {"measure": FieldSpec(_text), "description": FieldSpec(_text, OPT)},
+    "measure_completion_notice_given": {"measure": FieldSpec(_text)},
+    "rain": {
+        "inches": FieldSpec(_inches),
+        "ended_at": FieldSpec(_moment, OPT),
+        "runoff": FieldSpec(_bool, OPT),
+        "station": FieldSpec(_text, OPT),
+    },
+    "self_inspection": {"inspector": FieldSpec(_text), "phase": FieldSpec(_text)},
+    "municipal_inspection": {"inspector": FieldSpec(_text), "result": FieldSpec(_text)},
+    "area_inactive": {"area": FieldSpec(_text)},
+    "area_stabilized": {"area": FieldSpec(_text)},
+    "stop_work_order_posted": {},
+    "compliance_achieved": {},
+    "permit_revoked": {},
+    "notice_of_intent_issued": {},
+    "final_stabilization": {},
+    "violation": {"from": FieldSpec(_date), "to": FieldSpec(_date)},
+    # Additive to the contract: unpaid costs of village work, the precondition of
+    # certifying them to the tax roll (§ 413-10E, § 135-11E).
+    "costs_unpaid": {},
+}
+COMMON_FIELDS = {"type", "at", "id"}
+
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, str):
+        return repr(value if len(value) <= 40 else value[:37] + "...")
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    return {"list": "a list", "dict": "an object"}.get(type(value).__name__, type(value).__name__)
+
+
+# Deadlines are counted forward from events, so a date near the end of the calendar
+# would overflow; no permit's record runs outside these years.
+YEARS = (1900, 2199)
+
+
+def _in_range(day: datetime.date, path: str) -> datetime.date:
+    if not YEARS[0] <= day.year <= YEARS[1]:
+        raise EventError(path, f"expected a date from {YEARS[0]} to {YEARS[1]}, got {day}")
+    return day
+
+
+def parse_moment(value: Any, path: str, zone: datetime.tzinfo) -> tuple[datetime.datetime, bool]:
+    """An ISO 8601 date or datetime as a local aware datetime, and whether it had a time."""
+    reason = f"expected an ISO 8601 date or datetime, got {_shown(value)}"
+    if not isinstance(value, str):
+        raise EventError(path, reason)
+    text = value.strip()
+    if _DATE.fullmatch(text):
+        try:
+            day = datetime.date.fromisoformat(text)
+        except ValueError:
+            raise EventError(path, reason) from None
+        _in_range(day, path)
+        return datetime.datetime.combine(day, datetime.time(0), tzinfo=zone), False
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}.*", text):
+        raise EventError(path, reason)
+    try:
+        moment = datetime.datetime.fromisoformat(text)
+    except ValueError:
+        raise EventError(path, reason) from None
+    _in_range(moment.date(), path)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=zone)
+    return moment.astimezone(zone), True
+
+
+def parse_events(raw: Any, zone: datetime.tzinfo) -> list[Event]:
+    """The events checked and sorted by time (stably: equal times keep their order)."""
+    if not isinstance(raw, list):
+        raise SiltfenceError(
+            f"events: expected a list of events, got {_shown(raw)}", field="events"
+        )
+    events = [_event(item, index, zone) for index, item in enumerate(raw)]
+    return sorted(events, key=lambda e: e.at)
+
+
+def _event(item: Any, index: int, zone: datetime.tzinfo) -> Event:
+    where = f"events[{index}]"
+    if not isinstance(item, dict):
+        raise EventError(where, f"expected an object with type and at, got {_shown(item)}")
+    kind = item.get("type")
+    if kind is None:
+        raise EventError(f"{where}.type", "is required")
+    if not isinstance(kind, str) or kind not in EVENT_TYPES:
+        raise EventError(
+            f"{where}.type",
+            f"unknown event type {_shown(kind)}; expected one of {', '.join(EVENT_TYPES)}",
+        )
+    specs = EVENT_TYPES[kind]
+    for key in item:
+        if key not in COMMON_FIELDS and key not in specs:
+            allowed = ", ".join(["at", "id", *specs]) if specs else "at, id"
+            raise EventError(
+                f"{where}.{key}", f"unknown field for a {kind} event; expected {allowed}"
+            )
+    if "at" not in item:
+        raise EventError(f"{where}.at", "is required")
+    at, has_time = parse_moment(item["at"], f"{where}.at", zone)
+    fields: dict[str, Any] = {}
+    if "id" in item:
+        fields["id"] = _text(item["id"], f"{where}.id", zone)
+    for key, spec in specs.items():
+        if key not in item:
+            if spec.required:
+                raise EventError(f"{where}.{key}", f"is required for a {kind} event")
+            continue
+        fields[key] = spec.parse(item[key], f"{where}.{key}", zone)
+    if kind == "violation" and fields["to"] < fields["from"]:
+        raise EventError(
+            f"{where}.to",
+            f"the violation ends ({fields['to']}) before it begins ({fields['from']})",
+        )
+    if kind == "rain" and "ended_at" in fields and fields["ended_at"][0] < at:
+        raise EventError(
+            f"{where}.ended_at",
+            f"the rain ends ({fields['ended_at'][0].isoformat()}) before its at ({at.isoformat()})",
+        )
+    return Event(index, kind, at, has_time, fields)

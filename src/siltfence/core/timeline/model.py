@@ -1,0 +1,238 @@
+"""What the duties engine returns: the public contract's shapes (DESIGN.md), plus additive
+fields (``met_by``, ``counting``, ``moved``, ``late``; ``permit.issued``...)."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+from typing import Any
+
+from siltfence.core.timeline.counting import Counting
+from siltfence.core.timeline.events import Event
+
+DUTY_KINDS = (
+    "review_decision",
+    "re_review_decision",
+    "start_notice",
+    "measure_completion_notice",
+    "rain_inspection",
+    "weekly_inspection",
+    "municipal_inspection",
+    "stabilization",
+)
+
+
+def _when(value: datetime.date | datetime.datetime) -> str:
+    return value.isoformat()
+
+
+@dataclass
+class Duty:
+    kind: str
+    party: str  # permittee | authority
+    due: datetime.date | datetime.datetime  # a date for days, a local datetime for hours
+    citation: str
+    because: str
+    counting: Counting | None = None
+    moved: str | None = None
+    met_by: Event | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def in_hours(self) -> bool:
+        return isinstance(self.due, datetime.datetime)
+
+    def is_late(self) -> bool:
+        if self.met_by is None:
+            return False
+        if isinstance(self.due, datetime.datetime):
+            return self.met_by.at > self.due
+        return self.met_by.day > self.due
+
+    def status(self, as_of: datetime.datetime) -> str:
+        if self.met_by is not None:
+            return "met"
+        if isinstance(self.due, datetime.datetime):
+            return "overdue" if as_of > self.due else "open"
+        return "overdue" if as_of.date() > self.due else "open"
+
+    def to_json(self, as_of: datetime.datetime) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "kind": self.kind,
+            "party": self.party,
+            "due": _when(self.due),
+            "status": self.status(as_of),
+            "citation": self.citation,
+            "because": self.because,
+        }
+        if self.met_by is not None:
+            data["met_by"] = self.met_by.ref()
+            data["late"] = self.is_late()
+        if self.counting is not None:
+            data["counting"] = self.counting.to_json()
+        if self.moved:
+            data["moved"] = self.moved
+        data.update(self.extra)
+        return data
+
+    def sort_key(self) -> tuple[datetime.date, str, int]:
+        day = self.due.date() if isinstance(self.due, datetime.datetime) else self.due
+        return (day, _when(self.due), DUTY_KINDS.index(self.kind))
+
+
+@dataclass(frozen=True)
+class Extension:
+    event: Event
+    days: int
+    expires: datetime.date
+    moved: str | None
+    added_measures: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "at": self.event.at_json(),
+            "days": self.days,
+            "expires": self.expires.isoformat(),
+        }
+        if self.moved:
+            data["moved"] = self.moved
+        if self.added_measures:
+            data["added_measures"] = list(self.added_measures)
+        return data
+
+
+@dataclass(frozen=True)
+class Permit:
+    issued: datetime.date
+    expires: datetime.date
+    citation: str
+    because: str
+    counting: Counting
+    moved: str | None
+    building_permit_expires: datetime.date | None
+    extensions: tuple[Extension, ...]
+    revoked: datetime.date | None = None
+
+    def in_force_on(self, day: datetime.date) -> bool:
+        if self.revoked is not None and day >= self.revoked:
+            return False
+        return self.issued <= day <= self.expires
+
+    def to_json(self, as_of: datetime.datetime) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "expires": self.expires.isoformat(),
+            "issued": self.issued.isoformat(),
+            "citation": self.citation,
+            "because": self.because,
+            "in_force": self.in_force_on(as_of.date()),
+            "counting": self.counting.to_json(),
+            "extensions": [e.to_json() for e in self.extensions],
+        }
+        if self.moved:
+            data["moved"] = self.moved
+        if self.building_permit_expires is not None:
+            data["building_permit_expires"] = self.building_permit_expires.isoformat()
+        if self.revoked is not None:
+            data["revoked"] = self.revoked.isoformat()
+        return data
+
+
+@dataclass(frozen=True)
+class AllowedAction:
+    action: str
+    start: datetime.date  # "from" in the contract
+    citation: str
+    because: str
+    counting: Counting | None = None
+    moved: str | None = None
+
+    def to_json(self, as_of: datetime.datetime) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "action": self.action,
+            "from": self.start.isoformat(),
+            "citation": self.citation,
+            "because": self.because,
+            "available": as_of.date() >= self.start,
+        }
+        if self.counting is not None:
+            data["counting"] = self.counting.to_json()
+        if self.moved:
+            data["moved"] = self.moved
+        return data
+
+
+@dataclass(frozen=True)
+class Forfeiture:
+    days: int
+    per_day_min: float | None
+    per_day_max: float | None
+    plus_costs: bool
+    citation: str
+    violation_days: tuple[datetime.date, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        def total(per_day: float | None) -> float | int | None:
+            if per_day is None:
+                return None
+            amount = per_day * self.days
+            return int(amount) if float(amount).is_integer() else amount
+
+        def plain(value: float | None) -> float | int | None:
+            if value is None:
+                return None
+            return int(value) if float(value).is_integer() else value
+
+        # The contract's example ("days": 10, "min": 1000, "max": 5000) gives min and max
+        # over all the days; the per-day amounts are additive fields.
+        return {
+            "days": self.days,
+            "min": total(self.per_day_min),
+            "max": total(self.per_day_max),
+            "plus_costs": self.plus_costs,
+            "citation": self.citation,
+            "min_total": total(self.per_day_min),
+            "max_total": total(self.per_day_max),
+            "min_per_day": plain(self.per_day_min),
+            "max_per_day": plain(self.per_day_max),
+            "each_day_a_separate_offense": True,
+            "first_day": self.violation_days[0].isoformat(),
+            "last_day": self.violation_days[-1].isoformat(),
+        }
+
+
+@dataclass(frozen=True)
+class Note:
+    id: str
+    says: str
+    citations: tuple[str, ...]
+    gap: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": self.id, "says": self.says, "citations": list(self.citations)}
+        if self.gap is not None:
+            data["gap"] = self.gap
+        return data
+
+
+@dataclass
+class Timeline:
+    jurisdiction: str
+    as_of: datetime.datetime
+    counting: Counting
+    permit: Permit | None
+    duties: list[Duty]
+    allowed_actions: list[AllowedAction]
+    forfeiture: Forfeiture | None
+    notes: list[Note]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "permit": None if self.permit is None else self.permit.to_json(self.as_of),
+            "duties": [d.to_json(self.as_of) for d in self.duties],
+            "allowed_actions": [a.to_json(self.as_of) for a in self.allowed_actions],
+            "forfeiture": None if self.forfeiture is None else self.forfeiture.to_json(),
+            "notes": [n.to_json() for n in self.notes],
+            "jurisdiction": self.jurisdiction,
+            "as_of": self.as_of.isoformat(),
+            "counting": self.counting.to_json(),
+        }
