@@ -14,3 +14,12 @@ IN_CI = os.environ.get("CI") == "true"
 
 # Keep the compiled-ordinance cache of the test run away from the user's own.
 os.environ.setdefault("SILTFENCE_CACHE_DIR", str(REPO / ".pytest_cache" / "siltfence"))
+
+
+def pytest_configure(config):
+    # Real password hashing costs half a second a user on these machines; the tests of
+    # login and throttling do not depend on the hash's strength.
+    from django.conf import settings
+
+    if settings.configured:
+        settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -24,6 +24,9 @@ def village_ids(user: Any, *roles: Role) -> set[str]:
 
 
 def _village_of(obj: Any) -> str | None:
+    meta = getattr(obj, "_meta", None)
+    if meta is not None and meta.label == "permits.Village":
+        return str(obj.pk)
     for attribute in ("village_id", "jurisdiction"):
         value = getattr(obj, attribute, None)
         if value:

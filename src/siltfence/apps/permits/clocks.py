@@ -25,22 +25,29 @@ def application_events(application: Application) -> list[dict[str, Any]]:
     return [event.as_contract(zone) for event in application.timeline.all()]
 
 
-def application_timeline(application: Application, as_of: datetime.datetime | None = None) -> Any:
-    """The core's timeline for an application: duties, permit expiry, notes."""
+def application_timeline(
+    application: Application, as_of: datetime.datetime | None = None, *, now: bool = True
+) -> Any:
+    """The core's timeline for an application: duties, permit expiry, notes.
+
+    ``as_of`` defaults to now in the village; with ``now=False`` the core takes the
+    end of the latest event's day (for what the record itself fixes, like expiry).
+    """
     from siltfence.core.timeline import compute
 
     ordinance = load(application.village_id)
-    now = as_of or timezone.now().astimezone(ZoneInfo(ordinance.time_zone))
+    if as_of is None and now:
+        as_of = timezone.now().astimezone(ZoneInfo(ordinance.time_zone))
     return compute(
         ordinance,
         application_events(application),
-        as_of=now,
+        as_of=as_of,
         office_closures=office_closures(application.village_id),
     )
 
 
 def permit_expiry(application: Application) -> datetime.date:
-    timeline = application_timeline(application)
+    timeline = application_timeline(application, now=False)
     expires = timeline.to_json()["permit"]["expires"]
     return datetime.date.fromisoformat(expires)
 

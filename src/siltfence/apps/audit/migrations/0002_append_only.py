@@ -53,8 +53,9 @@ def _run(statements_by_vendor):
                 f"no append-only triggers for {schema_editor.connection.vendor}; "
                 "siltfence supports SQLite and PostgreSQL"
             )
-        for statement in statements:
-            schema_editor.execute(statement)
+        with schema_editor.connection.cursor() as cursor:
+            for statement in statements:
+                cursor.execute(statement)  # no parameters: '%' in PL/pgSQL stays as written
 
     return run
 
