@@ -19,7 +19,7 @@ def permit_lines(*, ordinance: Ordinance, permit: Any, application: Any) -> list
         f"Issued under Ch. {ordinance.chapter}, {ordinance.title} "
         f"({ordinance.rules['permit']['citation']})",
         "",
-        f"Permittee ({words.get('permittee', 'permittee')}): {_applicant_name(application)}",
+        f"{words.get('permittee', 'permittee').capitalize()}: {_applicant_name(application)}",
         f"Site: {application.site.address}"
         + (f", parcel {application.site.parcel_number}" if application.site.parcel_number else ""),
         f"Application: {application.number}, received {_date(application.received_at)}",
