@@ -100,6 +100,102 @@ def determine(
         sys.stdout.write(determination_text(result.to_json()))
 
 
+@app.command()
+def duties(
+    jurisdiction: Annotated[str, typer.Option(help="Jurisdiction id, e.g. spencer-wi")],
+    events: Annotated[str, typer.Option(help="JSON file of a permit's events, or - for stdin")],
+    as_of: Annotated[
+        str | None,
+        typer.Option(
+            help="Judge the duties at this ISO 8601 date or datetime (default: now there)"
+        ),
+    ] = None,
+    office_closures: Annotated[
+        str | None,
+        typer.Option(
+            help="Office closure days YYYY-MM-DD,... replacing the configured ones for business "
+            'days; "" means weekends only'
+        ),
+    ] = None,
+    format: Annotated[Format, typer.Option(help="json or text")] = Format.json,
+) -> None:
+    """A permit's duties, deadlines, allowed enforcement steps and forfeiture, from its events."""
+    from zoneinfo import ZoneInfo
+
+    from siltfence.core.ordinance.loader import load
+    from siltfence.core.timeline import compute, parse_as_of, parse_office_closures
+
+    ordinance = load(jurisdiction)  # an unknown jurisdiction is named before the events are read
+    zone = ZoneInfo(ordinance.time_zone)
+    raw = _read_json(events, "events")
+    if isinstance(raw, dict) and set(raw) == {"events"}:
+        raw = raw["events"]
+    if not isinstance(raw, list):
+        raise BadInput('events: expected a JSON list of events (or {"events": [...]})')
+    # The shell decides what "now" is, in the village's own time zone; the core only ever
+    # receives a time.
+    when = datetime.datetime.now(zone) if as_of is None else parse_as_of(as_of, zone)
+    closures = None
+    if office_closures is not None:
+        items = [part for part in office_closures.split(",") if part.strip()]
+        closures = parse_office_closures(items)
+    timeline = compute(ordinance, raw, when, closures).to_json()
+    if format is Format.json:
+        _print_json(timeline)
+    else:
+        sys.stdout.write(_duties_text(timeline))
+
+
+def _duties_text(timeline: dict[str, Any]) -> str:
+    lines = [f"{timeline['jurisdiction']}: duties as of {timeline['as_of']}"]
+    permit = timeline["permit"]
+    if permit is None:
+        lines.append("Permit: none issued")
+    else:
+        lines.append(
+            f"Permit: issued {permit['issued']}, expires {permit['expires']} "
+            f"({permit['citation']})" + (f"; {permit['moved']}" if permit.get("moved") else "")
+        )
+    lines.append("")
+    lines.append("Duties:" if timeline["duties"] else "Duties: none")
+    for duty in timeline["duties"]:
+        status = duty["status"] + (" (late)" if duty.get("late") else "")
+        lines.append(
+            f"  {duty['due']:<25} {status:<14} {duty['kind']} [{duty['party']}] "
+            f"({duty['citation']})"
+        )
+        lines.append(f"      {duty['because']}")
+        if duty.get("moved"):
+            lines.append(f"      moved: {duty['moved']}")
+        if duty.get("met_by"):
+            lines.append(f"      met by {duty['met_by']['type']} {duty['met_by']['at']}")
+    if timeline["allowed_actions"]:
+        lines.append("")
+        lines.append("Allowed enforcement steps:")
+        for action in timeline["allowed_actions"]:
+            lines.append(f"  from {action['from']}  {action['action']} ({action['citation']})")
+    fine = timeline["forfeiture"]
+    if fine is not None:
+        lines.append("")
+        amounts = (
+            f"${fine['min']:,} to ${fine['max']:,}"
+            if fine["min"] is not None and fine["max"] is not None
+            else "amount not entered"
+        )
+        costs = " plus costs" if fine["plus_costs"] else ""
+        lines.append(
+            f"Forfeiture: {fine['days']} day(s), each a separate offense: {amounts}{costs} "
+            f"({fine['citation']})"
+        )
+    if timeline["notes"]:
+        lines.append("")
+        lines.append("Notes:")
+        for note in timeline["notes"]:
+            cites = f" ({', '.join(note['citations'])})" if note["citations"] else ""
+            lines.append(f"  - {note['says']}{cites}")
+    return "\n".join(lines) + "\n"
+
+
 @ordinances_app.command("list")
 def ordinances_list(
     format: Annotated[Format, typer.Option(help="json or text")] = Format.text,

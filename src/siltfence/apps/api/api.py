@@ -17,6 +17,8 @@ from ninja.errors import ValidationError
 from siltfence.apps.api.schemas import (
     DeterminationIn,
     DeterminationOut,
+    DutiesIn,
+    DutiesOut,
     ErrorOut,
     JurisdictionOut,
 )
@@ -77,6 +79,28 @@ def post_determination(request: HttpRequest, payload: DeterminationIn) -> dict[s
     load(payload.jurisdiction)
     on = evaluation_date(payload.on, payload.jurisdiction)
     return determine(payload.jurisdiction, payload.facts, on).to_json()
+
+
+@api.post(
+    "/v1/duties",
+    response={200: DutiesOut, 400: ErrorOut},
+    by_alias=True,
+    exclude_unset=True,
+    summary="A permit's duties, deadlines, allowed enforcement steps and forfeiture",
+)
+def post_duties(request: HttpRequest, payload: DutiesIn) -> dict[str, Any]:
+    from siltfence.core.timeline import compute, parse_as_of, parse_office_closures
+
+    ordinance = load(payload.jurisdiction)
+    zone = ZoneInfo(ordinance.time_zone)
+    # Now, in the village's zone, when no as_of is given: the core never reads the clock.
+    when = (
+        datetime.datetime.now(zone) if payload.as_of is None else parse_as_of(payload.as_of, zone)
+    )
+    closures = None
+    if payload.office_closures is not None:
+        closures = parse_office_closures(payload.office_closures)
+    return compute(ordinance, payload.events, when, closures).to_json()
 
 
 @api.get("/v1/jurisdictions", response=list[JurisdictionOut], summary="The encoded jurisdictions")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ninja import Schema
-from pydantic import ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class Strict(Schema):
@@ -103,3 +103,95 @@ class JurisdictionOut(Schema):
 class ErrorOut(Schema):
     detail: str = Field(description="One sentence naming the field, as the CLI prints it")
     field: str | None = None
+
+
+# -- the timeline (events in, duties out) ------------------------------------------------
+
+
+class DutiesIn(Strict):
+    jurisdiction: str = Field(description="Jurisdiction id, e.g. spencer-wi or new-glarus-wi")
+    events: Any = Field(
+        description=(
+            'A permit\'s events, each {"type", "at": ISO 8601 date or datetime, ...fields}, '
+            "in any order"
+        ),
+        json_schema_extra={"type": "array", "items": {"type": "object"}},
+    )
+    as_of: str | None = Field(
+        default=None,
+        description="Judge the duties at this ISO 8601 date or datetime; default: now there",
+    )
+    office_closures: list[Any] | None = Field(
+        default=None,
+        description=(
+            "Office closure days YYYY-MM-DD replacing the configured ones (the legal holidays) "
+            "for business-day clocks; [] means weekends only"
+        ),
+    )
+
+
+class Open(BaseModel):
+    """An output shape that keeps the additive fields the core adds (a plain pydantic model:
+    ninja's ``Schema`` reads attributes and would drop them)."""
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+
+class CountingOut(Open):
+    rule: str
+    citation: str
+    says: str
+
+
+class EventRefOut(Open):
+    type: str
+    at: str
+    index: int
+
+
+class DutyOut(Open):
+    kind: str
+    party: str
+    due: str = Field(description="A date (inclusive last day) or a local datetime with offset")
+    status: str = Field(description="open, met or overdue as of as_of")
+    citation: str
+    because: str
+    met_by: EventRefOut | None = None
+    late: bool | None = None
+    counting: CountingOut | None = None
+    moved: str | None = None
+
+
+class PermitOut(Open):
+    expires: str
+    issued: str
+    citation: str
+
+
+class AllowedActionOut(Open):
+    action: str
+    from_: str = Field(alias="from")
+    citation: str
+
+
+class ForfeitureOut(Open):
+    days: int
+    min: int | float | None
+    max: int | float | None
+    plus_costs: bool
+    citation: str
+
+
+class TimelineNoteOut(Open):
+    id: str
+    says: str
+    citations: list[str]
+    gap: int | None = None
+
+
+class DutiesOut(Open):
+    permit: PermitOut | None
+    duties: list[DutyOut]
+    allowed_actions: list[AllowedActionOut]
+    forfeiture: ForfeitureOut | None
+    notes: list[TimelineNoteOut]

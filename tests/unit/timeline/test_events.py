@@ -1,0 +1,109 @@
+"""Events are checked strictly: every problem names ``events[i].field``."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from siltfence.core.errors import SiltfenceError
+from siltfence.core.timeline import compute
+
+from .helpers import ev, notes, run
+
+
+@pytest.mark.parametrize(
+    ("events", "start"),
+    [
+        (
+            [ev("permit_issued", "x")],
+            "events[0].at: expected an ISO 8601 date or datetime, got 'x'",
+        ),
+        ([ev("permit_issued", "2026-02-30")], "events[0].at: expected an ISO 8601 date"),
+        ([{"at": "2026-05-01"}], "events[0].type: is required"),
+        (
+            [ev("permit_granted", "2026-05-01")],
+            "events[0].type: unknown event type 'permit_granted'",
+        ),
+        ([{"type": "work_started"}], "events[0].at: is required"),
+        ([ev("work_started", "2026-05-01", crew=3)], "events[0].crew: unknown field"),
+        ([ev("measure_installed", "2026-05-01")], "events[0].measure: is required"),
+        ([ev("rain", "2026-05-01", inches=-0.1)], "events[0].inches: expected a number of inches"),
+        (
+            [ev("rain", "2026-05-01", inches="5 kg")],
+            "events[0].inches: expected a number of inches",
+        ),
+        ([ev("rain", "2026-05-01", inches=1, runoff="yes")], "events[0].runoff: expected true"),
+        (
+            [ev("violation", "2026-05-01", **{"from": "2026-05-03", "to": "2026-05-01"})],
+            "events[0].to: ",
+        ),
+        ([ev("violation", "2026-05-01", **{"from": "2026-05-03"})], "events[0].to: is required"),
+        (
+            [ev("permit_issued", "2026-05-01", building_permit_expires="soon")],
+            "events[0].building_permit_expires: expected a date",
+        ),
+        ([ev("work_started", "2026-05-01"), "oops"], "events[1]: expected an object"),
+        (
+            [ev("permit_issued", "2026-05-01"), ev("permit_extended", "2026-06-01", days=1.5)],
+            "events[1].days: expected a whole number of days",
+        ),
+        (
+            [ev("permit_issued", "1993-10-03")],
+            "events[0].at: Village of Spencer Ch. 413 was adopted",
+        ),
+    ],
+)
+def test_a_bad_event_is_refused_naming_its_field(events, start):
+    with pytest.raises(SiltfenceError) as raised:
+        run("spencer-wi", events)
+    assert str(raised.value).startswith(start), str(raised.value)
+
+
+def test_events_that_are_not_a_list_are_refused():
+    with pytest.raises(SiltfenceError, match=r"^events: expected a list"):
+        compute("spencer-wi", {"type": "work_started"}, None)  # type: ignore[arg-type]
+
+
+def test_events_may_come_in_any_order():
+    # The same record, shuffled, gives the same timeline; only met_by's index (the
+    # event's position in the input) differs.
+    events = [
+        ev("application_approved", "2026-03-20"),
+        ev("permit_issued", "2026-05-01"),
+        ev("application_received", "2026-03-02"),
+    ]
+    shuffled, ordered = run("spencer-wi", events), run("spencer-wi", list(reversed(events)))
+    assert shuffled["duties"][0]["met_by"]["index"] == 0
+    assert ordered["duties"][0]["met_by"]["index"] == 2
+    for result in (shuffled, ordered):
+        for duty in result["duties"]:
+            duty.get("met_by", {}).pop("index", None)
+    assert shuffled == ordered
+    assert shuffled["duties"][0]["status"] == "met"
+
+
+def test_a_datetime_with_an_offset_is_converted_to_local_time():
+    # 15:00 UTC on Saturday May 9 is 10:00 CDT; 48 hours without Sunday: Tuesday 10:00.
+    result = run("spencer-wi", [ev("work_started", "2026-05-09T15:00:00+00:00")])
+    assert result["duties"][0]["due"] == "2026-05-12T10:00:00-05:00"
+
+
+def test_the_default_as_of_is_the_end_of_the_latest_events_day():
+    result = run("spencer-wi", [ev("application_received", "2026-03-02")])
+    assert result["as_of"] == "2026-03-02T23:59:59-06:00"
+
+
+def test_events_after_as_of_are_left_out_with_a_note():
+    events = [ev("application_received", "2026-03-02"), ev("application_approved", "2026-05-01")]
+    result = compute("spencer-wi", events, datetime.datetime(2026, 4, 1, 12)).to_json()
+    assert result["duties"][0]["status"] == "open"
+    assert "events-after-as-of" in {n["id"] for n in result["notes"]}
+
+
+def test_every_deadline_cites_the_counting_rule_and_the_timeline_notes_it():
+    result = run("spencer-wi", [ev("application_received", "2026-03-02")])
+    assert result["duties"][0]["counting"]["citation"] == "§ 990.001(4) Wis. Stats."
+    assert {"counting-rule", "counting-time"} <= notes(result)
+    stands_in = next(n for n in result["notes"] if n["id"] == "counting-rule")["says"]
+    assert "standing in" in stands_in
