@@ -33,7 +33,9 @@ class _Parties:
         return SimpleNamespace(name=self.name)
 
 
-def _application(village: str, plan: dict, requirements: list, reasons: str = "") -> SimpleNamespace:
+def _application(
+    village: str, plan: dict, requirements: list, reasons: str = ""
+) -> SimpleNamespace:
     return SimpleNamespace(
         number="SW-2026-0007",
         village_id=village,
@@ -63,7 +65,9 @@ def test_the_permit_states_every_condition_the_ordinance_attaches(village):
     if village == "new-glarus-wi":
         plan = {"kind": "erosion_and_sediment_control_plan", "citation": "§ 135-8A"}
     application = _application(
-        village, plan, [{"says": "Every storm drain inlet must be protected", "citation": "§ 413-7B(4)"}]
+        village,
+        plan,
+        [{"says": "Every storm drain inlet must be protected", "citation": "§ 413-7B(4)"}],
     )
     permit = SimpleNamespace(
         number="PSW-2026-0003",

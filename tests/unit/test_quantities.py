@@ -12,10 +12,11 @@ REGISTRY = pint.UnitRegistry()
 # How pint spells each unit of the table; "cu yd" and friends are read by pint as
 # copper times yards, which is one reason the table exists.
 PINT_SPELLING = {
-    "sq ft": "ft**2", "sqft": "ft**2", "square feet": "ft**2", "square foot": "ft**2", "sf": "ft**2",
-    "ac": "acre", "acres": "acre", "sq m": "m**2", "square meters": "m**2",
+    "sq ft": "ft**2", "sqft": "ft**2", "square feet": "ft**2", "square foot": "ft**2",
+    "sf": "ft**2", "ac": "acre", "acres": "acre", "sq m": "m**2", "square meters": "m**2",
     "square metres": "m**2", "sq yd": "yd**2", "square yards": "yd**2", "hectare": "ha",
-    "hectares": "ha", "cu yd": "yd**3", "cubic yards": "yd**3", "cubic yard": "yd**3", "cy": "yd**3",
+    "hectares": "ha", "cu yd": "yd**3", "cubic yards": "yd**3", "cubic yard": "yd**3",
+    "cy": "yd**3",
     "cu m": "m**3", "cubic meters": "m**3", "cubic metres": "m**3", "cu ft": "ft**3",
     "cubic feet": "ft**3", "cubic foot": "ft**3", "meters": "m", "metres": "m", "metre": "m",
     "yards": "yd", "miles": "mi", "inches": "in",

@@ -18,6 +18,7 @@ from typing import Annotated, Any
 import typer
 from click.exceptions import ClickException, UsageError
 
+from siltfence.cli.check import check as _check_command
 from siltfence.core.errors import SiltfenceError
 
 app = typer.Typer(
@@ -287,6 +288,34 @@ def ordinances_diff(
     from siltfence.cli.text import diff_table
 
     diff_table(a, b, topics)
+
+
+app.command("check", help="Design checks of a control plan (JSON), failures first.")(_check_command)
+
+audit_app = typer.Typer(help="The audit record of the permit database.", no_args_is_help=True)
+app.add_typer(audit_app, name="audit")
+
+
+@audit_app.command("verify")
+def audit_verify() -> None:
+    """Walk the hash chain of the audit record and report the first broken link."""
+    import os
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "siltfence.config.settings")
+    import django
+
+    django.setup()
+    from siltfence.apps.audit.chain import chain_verify
+
+    result = chain_verify()
+    if result.ok:
+        sys.stdout.write(f"audit chain intact: {result.checked} events verified\n")
+        return
+    sys.stdout.write(
+        f"audit chain BROKEN at event #{result.broken_at}: {result.reason} "
+        f"({result.checked} events before it verified)\n"
+    )
+    raise typer.Exit(1)
 
 
 def run() -> None:

@@ -53,3 +53,19 @@ def page(browser):
     page = context.new_page()
     yield page
     context.close()
+
+
+@pytest.fixture
+def purgeable_audit(transactional_db):
+    """Let pytest-django empty the append-only audit table after a test that commits.
+
+    This fixture depends on ``transactional_db``, so it is torn down first: it opens the
+    purge window (see the audit migration) just before the database is flushed.
+    """
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("DELETE FROM audit_purge_window")
+    yield
+    with connection.cursor() as cursor:
+        cursor.execute("INSERT INTO audit_purge_window (opened_at) VALUES (CURRENT_TIMESTAMP)")

@@ -26,7 +26,9 @@ class Membership(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["user", "village", "role"], name="one_role_per_village"),
+            models.UniqueConstraint(
+                fields=["user", "village", "role"], name="one_role_per_village"
+            ),
             models.CheckConstraint(
                 condition=models.Q(role__in=[r.value for r in Role]), name="membership_role_known"
             ),

@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI
 from ninja.errors import ValidationError
 
+from siltfence.apps.api.design_checks import router as design_checks_router
 from siltfence.apps.api.schemas import (
     DeterminationIn,
     DeterminationOut,
@@ -36,6 +37,9 @@ api = NinjaAPI(
     openapi_url="/openapi.json",
     docs_url="/docs",
 )
+
+
+api.add_router("", design_checks_router)
 
 
 @api.exception_handler(SiltfenceError)

@@ -47,4 +47,9 @@ class ChainHead(models.Model):
     hash = models.CharField(max_length=64, default="0" * 64)
 
     class Meta:
-        constraints = [models.CheckConstraint(condition=models.Q(id=1), name="chain_head_single_row")]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(id=1), name="chain_head_single_row")
+        ]
+
+    def __str__(self) -> str:
+        return f"chain head #{self.seq}"

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from fpdf import FPDF
 
-_REPLACEMENTS = {"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "≥": ">=", "≤": "<=", "…": "..."}
+_REPLACEMENTS = {
+    "’": "'",
+    "‘": "'",
+    "“": '"',
+    "”": '"',
+    "–": "-",
+    "—": "-",
+    "≥": ">=",
+    "≤": "<=",
+    "…": "...",
+}
 
 
 def _latin1(text: str) -> str:
@@ -23,7 +33,9 @@ def lines_to_pdf(lines: list[str], *, title: str) -> bytes:
     for index, line in enumerate(lines):
         if index < 2:
             pdf.set_font("Helvetica", "B" if index == 0 else "", 14 if index == 0 else 10)
-        elif line.isupper() or line.startswith(("CONSTRUCTION", "DISAPPROVAL", "CONDITIONS", "APPEAL", "REQUIREMENTS")):
+        elif line.isupper() or line.startswith(
+            ("CONSTRUCTION", "DISAPPROVAL", "CONDITIONS", "APPEAL", "REQUIREMENTS")
+        ):
             pdf.set_font("Helvetica", "B", 11)
         else:
             pdf.set_font("Helvetica", "", 10)

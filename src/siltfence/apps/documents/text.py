@@ -11,6 +11,8 @@ from siltfence.core.ordinance.model import Ordinance
 def permit_lines(*, ordinance: Ordinance, permit: Any, application: Any) -> list[str]:
     words = ordinance.words
     authority = ordinance.authority_title
+    duration_cite = ordinance.rules["permit"]["citation"]
+    plan_word = words.get("control_plan", "control plan")
     lines = [
         f"{ordinance.name.upper()}",
         f"{ordinance.county}, {ordinance.state}",
@@ -27,7 +29,7 @@ def permit_lines(*, ordinance: Ordinance, permit: Any, application: Any) -> list
         f" ({(application.determination.get('plan') or {}).get('citation', '')})",
         f"Issued: {permit.issued_on:%B %-d, %Y}",
         f"Valid through: {permit.expires_on:%B %-d, %Y} "
-        f"(180 days, or the building permit's length if longer; {ordinance.rules['permit']['citation']})",
+        f"(180 days, or the building permit's length if longer; {duration_cite})",
         "",
         "CONDITIONS. This permit requires the permittee to:",
     ]
@@ -44,7 +46,7 @@ def permit_lines(*, ordinance: Ordinance, permit: Any, application: Any) -> list
         "",
         f"The {authority} may extend this permit one or more times for up to 180 days each "
         f"[{ordinance.rules['permit']['citation']}].",
-        f"Keep this permit and a copy of the {words.get('control_plan', 'control plan')} on the site.",
+        f"Keep this permit and a copy of the {plan_word} on the site.",
         "",
         f"{authority}, {ordinance.name}",
     ]
@@ -81,7 +83,9 @@ def disapproval_lines(*, ordinance: Ordinance, application: Any) -> list[str]:
 
 
 def _applicant_name(application: Any) -> str:
-    party = application.parties.filter(role__in=["landowner", "responsible_party", "land_user"]).first()
+    party = application.parties.filter(
+        role__in=["landowner", "responsible_party", "land_user"]
+    ).first()
     if party is not None:
         return str(party.name)
     user = application.applicant

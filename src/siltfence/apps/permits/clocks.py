@@ -17,7 +17,9 @@ from siltfence.core.ordinance.loader import load
 
 
 def office_closures(village_id: str) -> frozenset[datetime.date]:
-    return frozenset(OfficeClosure.objects.filter(village_id=village_id).values_list("day", flat=True))
+    return frozenset(
+        OfficeClosure.objects.filter(village_id=village_id).values_list("day", flat=True)
+    )
 
 
 def application_events(application: Application) -> list[dict[str, Any]]:
@@ -52,7 +54,9 @@ def permit_expiry(application: Application) -> datetime.date:
     return datetime.date.fromisoformat(expires)
 
 
-def review_clock(application: Application, as_of: datetime.datetime | None = None) -> dict[str, Any] | None:
+def review_clock(
+    application: Application, as_of: datetime.datetime | None = None
+) -> dict[str, Any] | None:
     """The open decision duty (review or re-review) with its due date and status."""
     if application.received_at is None:
         return None
@@ -63,7 +67,7 @@ def review_clock(application: Application, as_of: datetime.datetime | None = Non
 
 
 def decision_due_if_filed(village_id: str, at: datetime.datetime) -> dict[str, Any]:
-    """"If filed today, a decision is due by ...": the review clock for a filing at ``at``."""
+    """ "If filed today, a decision is due by ...": the review clock for a filing at ``at``."""
     from siltfence.core.timeline import compute
 
     ordinance = load(village_id)

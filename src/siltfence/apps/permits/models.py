@@ -33,6 +33,9 @@ class OfficeClosure(models.Model):
         ordering = ["day"]
         constraints = [models.UniqueConstraint(fields=["village", "day"], name="one_closure_a_day")]
 
+    def __str__(self) -> str:
+        return str(f"{self.village_id} closed {self.day}: {self.reason}")
+
 
 class FeeSchedule(models.Model):
     """The application fee a village set, in force from a date (no amount is invented)."""
@@ -48,6 +51,9 @@ class FeeSchedule(models.Model):
             models.UniqueConstraint(fields=["village", "effective_from"], name="one_fee_a_date"),
             models.CheckConstraint(condition=Q(amount__gte=0), name="fee_not_negative"),
         ]
+
+    def __str__(self) -> str:
+        return str(f"{self.village_id} fee ${self.amount} from {self.effective_from}")
 
 
 class Site(models.Model):
@@ -70,14 +76,15 @@ class PartyRole(models.TextChoices):
 
 
 class Party(models.Model):
-    application = models.ForeignKey(
-        "Application", on_delete=models.PROTECT, related_name="parties"
-    )
+    application = models.ForeignKey("Application", on_delete=models.PROTECT, related_name="parties")
     role = models.CharField(max_length=30, choices=PartyRole.choices)
     name = models.CharField(max_length=200)
     email = models.EmailField(blank=True)
     phone = models.CharField(max_length=40, blank=True)
     address = models.CharField(max_length=300, blank=True)
+
+    def __str__(self) -> str:
+        return str(f"{self.get_role_display()}: {self.name}")
 
 
 class ApplicationStatus(models.TextChoices):
@@ -149,6 +156,9 @@ class InformationRequest(models.Model):
     class Meta:
         ordering = ["requested_at"]
 
+    def __str__(self) -> str:
+        return str(f"information requested {self.requested_at:%Y-%m-%d}")
+
 
 class DocumentKind(models.TextChoices):
     PLAN = "plan", "Control plan"
@@ -162,9 +172,7 @@ class DocumentKind(models.TextChoices):
 
 
 class Document(models.Model):
-    application = models.ForeignKey(
-        Application, on_delete=models.PROTECT, related_name="documents"
-    )
+    application = models.ForeignKey(Application, on_delete=models.PROTECT, related_name="documents")
     kind = models.CharField(max_length=30, choices=DocumentKind.choices)
     file = models.FileField(upload_to="documents/%Y/%m/")
     original_name = models.CharField(max_length=255)
@@ -179,6 +187,9 @@ class Document(models.Model):
     class Meta:
         ordering = ["uploaded_at"]
 
+    def __str__(self) -> str:
+        return str(self.original_name)
+
 
 class PermitStatus(models.TextChoices):
     ACTIVE = "active", "Active"
@@ -187,9 +198,7 @@ class PermitStatus(models.TextChoices):
 
 
 class Permit(models.Model):
-    application = models.OneToOneField(
-        Application, on_delete=models.PROTECT, related_name="permit"
-    )
+    application = models.OneToOneField(Application, on_delete=models.PROTECT, related_name="permit")
     village = models.ForeignKey(Village, on_delete=models.PROTECT, related_name="permits")
     number = models.CharField(max_length=30, unique=True)
     issued_on = models.DateField()
@@ -201,7 +210,9 @@ class Permit(models.Model):
     class Meta:
         ordering = ["-issued_on"]
         constraints = [
-            models.CheckConstraint(condition=Q(expires_on__gt=models.F("issued_on")), name="expiry_after_issue"),
+            models.CheckConstraint(
+                condition=Q(expires_on__gt=models.F("issued_on")), name="expiry_after_issue"
+            ),
             models.CheckConstraint(
                 condition=Q(final_cover_percent__isnull=True) | Q(final_cover_percent__lte=100),
                 name="cover_is_a_percentage",
@@ -227,8 +238,13 @@ class PermitExtension(models.Model):
         ordering = ["granted_on", "id"]
         constraints = [
             # "for up to an additional 180 days" (§ 413-8E(1), § 135-7G)
-            models.CheckConstraint(condition=Q(days__gte=1, days__lte=180), name="extension_at_most_180_days"),
+            models.CheckConstraint(
+                condition=Q(days__gte=1, days__lte=180), name="extension_at_most_180_days"
+            ),
         ]
+
+    def __str__(self) -> str:
+        return str(f"{self.days} days granted {self.granted_on}")
 
 
 class SuretyKind(models.TextChoices):
@@ -247,6 +263,9 @@ class Surety(models.Model):
 
     class Meta:
         constraints = [models.CheckConstraint(condition=Q(amount__gt=0), name="surety_positive")]
+
+    def __str__(self) -> str:
+        return str(f"{self.get_kind_display()} {self.reference}")
 
 
 class AmendmentStatus(models.TextChoices):
@@ -270,13 +289,14 @@ class PlanAmendment(models.Model):
     class Meta:
         ordering = ["requested_on", "id"]
 
+    def __str__(self) -> str:
+        return str(f"{self.trigger} amendment requested {self.requested_on}")
+
 
 class TimelineEvent(models.Model):
     """What happened on a site, in the public contract's event shape; the core reads these."""
 
-    application = models.ForeignKey(
-        Application, on_delete=models.PROTECT, related_name="timeline"
-    )
+    application = models.ForeignKey(Application, on_delete=models.PROTECT, related_name="timeline")
     type = models.CharField(max_length=60)
     at = models.DateTimeField()
     fields = models.JSONField(default=dict)
@@ -285,6 +305,9 @@ class TimelineEvent(models.Model):
     class Meta:
         ordering = ["at", "id"]
         indexes = [models.Index(fields=["application", "at"])]
+
+    def __str__(self) -> str:
+        return f"{self.type} at {self.at.isoformat()}"
 
     def as_contract(self, zone: str) -> dict[str, object]:
         from zoneinfo import ZoneInfo

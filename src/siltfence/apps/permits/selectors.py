@@ -15,9 +15,9 @@ def applications_visible_to(user: Any) -> QuerySet[Application]:
     if not getattr(user, "is_authenticated", False):
         return Application.objects.none()
     villages = village_ids(user, Role.STAFF, Role.INSPECTOR, Role.APPEALS_BOARD)
-    return Application.objects.filter(Q(applicant=user) | Q(village_id__in=villages)).select_related(
-        "site", "village", "applicant"
-    )
+    return Application.objects.filter(
+        Q(applicant=user) | Q(village_id__in=villages)
+    ).select_related("site", "village", "applicant")
 
 
 def applications_for_review(user: Any) -> QuerySet[Application]:

@@ -101,7 +101,9 @@ def _number(prefix: str, village: Village, model: type[Any]) -> str:
 
 
 def _village_prefix(village: Village) -> str:
-    return "".join(part[0] for part in village.id.split("-")[:-1]).upper()
+    """SP for spencer-wi, NG for new-glarus-wi: the name's initials, or its first two letters."""
+    parts = village.id.split("-")[:-1]
+    return (parts[0][:2] if len(parts) == 1 else "".join(p[0] for p in parts)).upper()
 
 
 def fee_in_force(village: Village, on: datetime.date) -> FeeSchedule | None:
@@ -166,7 +168,11 @@ def application_create(
             action="application_create",
             village=village.id,
             citation=answer["findings"][0]["citation"],
-            after={**_snapshot(application), "number": application.number, "facts": answer["facts"]},
+            after={
+                **_snapshot(application),
+                "number": application.number,
+                "facts": answer["facts"],
+            },
         )
     return application
 
@@ -188,7 +194,9 @@ def document_upload(
             sha256=hashlib.sha256(content).hexdigest(),
             uploaded_by=user,
         )
-        document.file.save(f"{uuid.uuid4().hex}{checked.extension}", ContentFile(content), save=False)
+        document.file.save(
+            f"{uuid.uuid4().hex}{checked.extension}", ContentFile(content), save=False
+        )
         document.save()
         event_record(
             actor=user,
@@ -256,7 +264,9 @@ def application_submit(*, application: Application, user: Any, at: datetime.date
             raise ActionRefused(errors.NOT_DRAFT.format(status=locked.status), field="status")
         missing = application_missing(locked)
         if missing:
-            raise ActionRefused(errors.INCOMPLETE.format(missing="; ".join(missing)), field="checklist")
+            raise ActionRefused(
+                errors.INCOMPLETE.format(missing="; ".join(missing)), field="checklist"
+            )
         ordinance = _ordinance(locked.village_id)
         before = _snapshot(locked)
         locked.status = ApplicationStatus.UNDER_REVIEW
@@ -312,7 +322,9 @@ def application_information_request(
     with transaction.atomic():
         locked = Application.objects.select_for_update().get(pk=application.pk)
         if locked.status != ApplicationStatus.UNDER_REVIEW:
-            raise ActionRefused(errors.NOT_UNDER_REVIEW.format(status=locked.status), field="status")
+            raise ActionRefused(
+                errors.NOT_UNDER_REVIEW.format(status=locked.status), field="status"
+            )
         before = _snapshot(locked)
         locked.status = ApplicationStatus.INFORMATION_REQUESTED
         locked.save(update_fields=["status"])
@@ -406,7 +418,7 @@ def application_approve(
         permit = Permit.objects.create(
             application=locked,
             village_id=locked.village_id,
-            number=_number("P" + _village_prefix(locked.village), locked.village, Permit),
+            number=_number(_village_prefix(locked.village) + "-P", locked.village, Permit),
             issued_on=issued_on,
             expires_on=permit_expiry(locked),
         )
@@ -448,7 +460,10 @@ def application_disapprove(
         locked.decision_reasons = reasons.strip()
         locked.save(update_fields=["status", "decided_at", "decision_reasons"])
         TimelineEvent.objects.create(
-            application=locked, type="application_disapproved", at=at, fields={"reasons": reasons.strip()}
+            application=locked,
+            type="application_disapproved",
+            at=at,
+            fields={"reasons": reasons.strip()},
         )
         event_record(
             actor=staff,
@@ -490,9 +505,13 @@ def permit_extend(
     with transaction.atomic():
         locked = Permit.objects.select_for_update().get(pk=permit.pk)
         if locked.status != PermitStatus.ACTIVE:
-            raise ActionRefused(errors.PERMIT_NOT_ACTIVE.format(status=locked.status), field="permit")
+            raise ActionRefused(
+                errors.PERMIT_NOT_ACTIVE.format(status=locked.status), field="permit"
+            )
         if on > locked.expires_on:
-            raise ActionRefused(errors.PERMIT_EXPIRED.format(expires=locked.expires_on), field="permit")
+            raise ActionRefused(
+                errors.PERMIT_EXPIRED.format(expires=locked.expires_on), field="permit"
+            )
         fields: dict[str, Any] = {"days": days}
         if added_measures.strip():
             fields["added_measures"] = [added_measures.strip()]
@@ -549,7 +568,9 @@ def permit_close(*, permit: Permit, staff: Any, on: datetime.date, cover_percent
     with transaction.atomic():
         locked = Permit.objects.select_for_update().get(pk=permit.pk)
         if locked.status != PermitStatus.ACTIVE:
-            raise ActionRefused(errors.PERMIT_NOT_ACTIVE.format(status=locked.status), field="permit")
+            raise ActionRefused(
+                errors.PERMIT_NOT_ACTIVE.format(status=locked.status), field="permit"
+            )
         locked.status = PermitStatus.CLOSED
         locked.closed_on = on
         locked.final_cover_percent = cover_percent
@@ -587,7 +608,11 @@ def surety_record(
     _require_staff(staff, permit, ordinance)
     with transaction.atomic():
         surety = Surety.objects.create(
-            permit=permit, kind=kind, amount=amount, issuer=issuer, reference=reference,
+            permit=permit,
+            kind=kind,
+            amount=amount,
+            issuer=issuer,
+            reference=reference,
             received_on=received_on,
         )
         event_record(
@@ -615,7 +640,10 @@ def plan_amendment_request(
         )
     with transaction.atomic():
         amendment = PlanAmendment.objects.create(
-            permit=permit, trigger=trigger, description=description.strip(), requested_on=on,
+            permit=permit,
+            trigger=trigger,
+            description=description.strip(),
+            requested_on=on,
             requested_by=user,
         )
         event_record(
@@ -641,10 +669,14 @@ def plan_amendment_decide(
     with transaction.atomic():
         locked = PlanAmendment.objects.select_for_update().get(pk=amendment.pk)
         if locked.status != AmendmentStatus.REQUESTED:
-            raise ActionRefused(errors.AMENDMENT_DECIDED.format(status=locked.status), field="amendment")
+            raise ActionRefused(
+                errors.AMENDMENT_DECIDED.format(status=locked.status), field="amendment"
+            )
         if not approve and not reasons.strip():
             raise ActionRefused(
-                errors.REASONS_REQUIRED.format(citation=ordinance.rules["permit"]["amendment_citation"]),
+                errors.REASONS_REQUIRED.format(
+                    citation=ordinance.rules["permit"]["amendment_citation"]
+                ),
                 field="reasons",
             )
         locked.status = AmendmentStatus.APPROVED if approve else AmendmentStatus.DENIED
@@ -699,7 +731,9 @@ def village_sync(*, years: range | None = None) -> list[Village]:
     return villages
 
 
-def office_closure_add(*, village: Village, staff: Any, day: datetime.date, reason: str) -> OfficeClosure:
+def office_closure_add(
+    *, village: Village, staff: Any, day: datetime.date, reason: str
+) -> OfficeClosure:
     ordinance = _ordinance(village)
     _require_staff(staff, village, ordinance)
     with transaction.atomic():
@@ -707,8 +741,13 @@ def office_closure_add(*, village: Village, staff: Any, day: datetime.date, reas
             village=village, day=day, defaults={"reason": reason.strip() or "office closed"}
         )
         event_record(
-            actor=staff, entity="village", entity_id=0, action="office_closure_add",
-            village=village.id, reason=reason.strip(), citation="§ 135-13",
+            actor=staff,
+            entity="village",
+            entity_id=0,
+            action="office_closure_add",
+            village=village.id,
+            reason=reason.strip(),
+            citation="§ 135-13",
             after={"day": day},
         )
     return closure
@@ -721,8 +760,13 @@ def office_closure_remove(*, village: Village, staff: Any, day: datetime.date) -
         deleted, _ = OfficeClosure.objects.filter(village=village, day=day).delete()
         if deleted:
             event_record(
-                actor=staff, entity="village", entity_id=0, action="office_closure_remove",
-                village=village.id, citation="§ 135-13", before={"day": day},
+                actor=staff,
+                entity="village",
+                entity_id=0,
+                action="office_closure_remove",
+                village=village.id,
+                citation="§ 135-13",
+                before={"day": day},
             )
 
 
@@ -740,8 +784,13 @@ def fee_schedule_set(
             defaults={"amount": amount, "authority": authority.strip()},
         )
         event_record(
-            actor=staff, entity="village", entity_id=0, action="fee_schedule_set",
-            village=village.id, reason=authority.strip(), citation=citation,
+            actor=staff,
+            entity="village",
+            entity_id=0,
+            action="fee_schedule_set",
+            village=village.id,
+            reason=authority.strip(),
+            citation=citation,
             after={"effective_from": effective_from, "amount": str(amount), "new": created},
         )
     return fee

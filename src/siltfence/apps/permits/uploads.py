@@ -19,7 +19,11 @@ ALLOWED = {
     "image/jpeg": ".jpg",
     "application/geo+json": ".geojson",
 }
-ALIASES = {"image/jpg": "image/jpeg", "image/pjpeg": "image/jpeg", "application/json": "application/geo+json"}
+ALIASES = {
+    "image/jpg": "image/jpeg",
+    "image/pjpeg": "image/jpeg",
+    "application/json": "application/geo+json",
+}
 
 TOO_BIG = "file: {name} is {size:,} bytes; the limit is {limit:,} bytes"
 EMPTY = "file: {name} is empty"
@@ -60,17 +64,23 @@ def checked_upload(*, name: str, content: bytes, claimed_type: str, kind: str) -
     if not content:
         raise ActionRefused(EMPTY.format(name=display), field="file")
     if len(content) > limit:
-        raise ActionRefused(TOO_BIG.format(name=display, size=len(content), limit=limit), field="file")
+        raise ActionRefused(
+            TOO_BIG.format(name=display, size=len(content), limit=limit), field="file"
+        )
     claimed = ALIASES.get(claimed_type.split(";")[0].strip().lower(), claimed_type.lower())
     if claimed == "application/octet-stream":
         claimed = {".geojson": "application/geo+json", ".json": "application/geo+json"}.get(
             os.path.splitext(display)[1].lower(), claimed
         )
     if claimed not in ALLOWED:
-        raise ActionRefused(NOT_ALLOWED.format(name=display, claimed=claimed or "of no type"), field="file")
+        raise ActionRefused(
+            NOT_ALLOWED.format(name=display, claimed=claimed or "of no type"), field="file"
+        )
     actual = _sniff(content)
     if actual != claimed:
-        raise ActionRefused(MISMATCH.format(name=display, claimed=claimed, actual=actual), field="file")
+        raise ActionRefused(
+            MISMATCH.format(name=display, claimed=claimed, actual=actual), field="file"
+        )
     if claimed == "application/geo+json":
         if kind != "geojson":
             raise ActionRefused(GEOJSON_KIND, field="kind")

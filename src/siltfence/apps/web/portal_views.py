@@ -206,4 +206,3 @@ def application_respond(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(request, "Information sent. The shorter review clock has started.")
     return redirect("web:portal-application", pk=pk)
-

@@ -33,8 +33,8 @@ from siltfence.apps.permits.selectors import (
     permits_visible_to,
 )
 from siltfence.apps.web.forms import (
-    ClosureForm,
     CloseForm,
+    ClosureForm,
     DecisionForm,
     ExtendForm,
     FeeForm,
@@ -71,7 +71,9 @@ def queue(request: HttpRequest) -> HttpResponse:
             from datetime import date
 
             days_left = (date.fromisoformat(due) - today).days
-        rows.append({"application": application, "clock": clock, "due": due, "days_left": days_left})
+        rows.append(
+            {"application": application, "clock": clock, "due": due, "days_left": days_left}
+        )
     rows.sort(key=lambda r: (r["due"] is None, r["due"] or ""))
     return render(request, "web/staff_queue.html", {"rows": rows, "today": today})
 
@@ -99,7 +101,9 @@ def application_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "can_decide": is_staff_of(request.user, application),
         "info_form": InformationRequestForm(),
         "decision_form": DecisionForm(),
-        "fee_form": FeeForm(initial={"amount": application.fee_amount, "paid_on": timezone.localdate()}),
+        "fee_form": FeeForm(
+            initial={"amount": application.fee_amount, "paid_on": timezone.localdate()}
+        ),
         "permit": getattr(application, "permit", None),
         "audit": _audit_for("application", application.pk),
     }
@@ -201,7 +205,8 @@ def permits(request: HttpRequest) -> HttpResponse:
     today = timezone.localdate()
     rows = [
         {"permit": p, "days_left": (p.expires_on - today).days}
-        for p in permits_visible_to(request.user).filter(status=PermitStatus.ACTIVE)
+        for p in permits_visible_to(request.user)
+        .filter(status=PermitStatus.ACTIVE)
         .exclude(application__applicant=request.user)
         .order_by("expires_on")
     ]
@@ -358,7 +363,9 @@ def village_closure(request: HttpRequest, village: str) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, f"closure: {form.errors.as_text()}")
     elif request.POST.get("remove"):
-        services.office_closure_remove(village=place, staff=request.user, day=form.cleaned_data["day"])
+        services.office_closure_remove(
+            village=place, staff=request.user, day=form.cleaned_data["day"]
+        )
         messages.success(request, "Closure removed.")
     else:
         services.office_closure_add(village=place, staff=request.user, **form.cleaned_data)

@@ -3,6 +3,7 @@ from django.urls import path
 
 from siltfence.apps.web import (
     account_views,
+    design_views,
     document_views,
     portal_views,
     staff_views,
@@ -21,6 +22,9 @@ urlpatterns = [
         name="section-detail",
     ),
     path("ordinances/<slug:left>/diff/<slug:right>/", views.ordinance_diff, name="ordinance-diff"),
+    # control plan review
+    path("design-checks/", design_views.design_check_report, name="design-check-report"),
+    path("design-checks/report.pdf", design_views.design_check_pdf, name="design-check-pdf"),
     # people
     path(
         "accounts/login/",
@@ -33,14 +37,20 @@ urlpatterns = [
     # applicant portal
     path("portal/", portal_views.portal, name="portal"),
     path("portal/apply/", portal_views.apply, name="apply"),
-    path("portal/applications/<int:pk>/", portal_views.application_detail, name="portal-application"),
+    path(
+        "portal/applications/<int:pk>/", portal_views.application_detail, name="portal-application"
+    ),
     path(
         "portal/applications/<int:pk>/checklist",
         portal_views.application_checklist,
         name="portal-checklist",
     ),
-    path("portal/applications/<int:pk>/upload", portal_views.application_upload, name="portal-upload"),
-    path("portal/applications/<int:pk>/submit", portal_views.application_submit, name="portal-submit"),
+    path(
+        "portal/applications/<int:pk>/upload", portal_views.application_upload, name="portal-upload"
+    ),
+    path(
+        "portal/applications/<int:pk>/submit", portal_views.application_submit, name="portal-submit"
+    ),
     path(
         "portal/applications/<int:pk>/respond",
         portal_views.application_respond,

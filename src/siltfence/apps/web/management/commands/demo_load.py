@@ -31,22 +31,112 @@ USERS = [
 
 # (village, address, facts, state, days ago filed)
 APPLICATIONS: list[tuple[str, str, dict[str, Any], str, int]] = [
-    ("spencer-wi", "105 N Park St, Spencer", {"disturbed_area": 6500, "land_use": "residential"}, "draft", 0),
-    ("spencer-wi", "300 E Clark St, Spencer", {"disturbed_area": "1.5 acre", "land_use": "commercial"}, "draft", 0),
-    ("spencer-wi", "220 S Pacific St, Spencer", {"disturbed_area": 9000, "land_use": "residential"}, "under_review", 12),
-    ("spencer-wi", "Spencer Industrial Park Lot 4", {"disturbed_area": "3 acre", "land_use": "industrial"}, "overdue", 60),
-    ("spencer-wi", "412 W Clark St, Spencer", {"excavation_fill_volume": 450, "land_use": "commercial"}, "information_requested", 20),
-    ("spencer-wi", "Hillview Subdivision, Spencer", {"subdivision_plat": True, "disturbed_area": "4 acre", "land_use": "residential"}, "information_received", 30),
-    ("spencer-wi", "150 Legion St, Spencer", {"disturbed_area": 12000, "land_use": "institutional"}, "approved", 50),
-    ("spencer-wi", "710 Washington St, Spencer", {"underground_pipe_length": 420, "land_use": "other"}, "extended", 200),
-    ("spencer-wi", "88 Depot St, Spencer", {"disturbed_area": 5000, "land_use": "residential"}, "disapproved", 40),
-    ("spencer-wi", "Marathon Ave Lot 9, Spencer", {"disturbed_area": 8000, "land_use": "residential"}, "closed", 260),
+    (
+        "spencer-wi",
+        "105 N Park St, Spencer",
+        {"disturbed_area": 6500, "land_use": "residential"},
+        "draft",
+        0,
+    ),
+    (
+        "spencer-wi",
+        "300 E Clark St, Spencer",
+        {"disturbed_area": "1.5 acre", "land_use": "commercial"},
+        "draft",
+        0,
+    ),
+    (
+        "spencer-wi",
+        "220 S Pacific St, Spencer",
+        {"disturbed_area": 9000, "land_use": "residential"},
+        "under_review",
+        12,
+    ),
+    (
+        "spencer-wi",
+        "Spencer Industrial Park Lot 4",
+        {"disturbed_area": "3 acre", "land_use": "industrial"},
+        "overdue",
+        60,
+    ),
+    (
+        "spencer-wi",
+        "412 W Clark St, Spencer",
+        {"excavation_fill_volume": 450, "land_use": "commercial"},
+        "information_requested",
+        20,
+    ),
+    (
+        "spencer-wi",
+        "Hillview Subdivision, Spencer",
+        {"subdivision_plat": True, "disturbed_area": "4 acre", "land_use": "residential"},
+        "information_received",
+        30,
+    ),
+    (
+        "spencer-wi",
+        "150 Legion St, Spencer",
+        {"disturbed_area": 12000, "land_use": "institutional"},
+        "approved",
+        50,
+    ),
+    (
+        "spencer-wi",
+        "710 Washington St, Spencer",
+        {"underground_pipe_length": 420, "land_use": "other"},
+        "extended",
+        200,
+    ),
+    (
+        "spencer-wi",
+        "88 Depot St, Spencer",
+        {"disturbed_area": 5000, "land_use": "residential"},
+        "disapproved",
+        40,
+    ),
+    (
+        "spencer-wi",
+        "Marathon Ave Lot 9, Spencer",
+        {"disturbed_area": 8000, "land_use": "residential"},
+        "closed",
+        260,
+    ),
     ("new-glarus-wi", "600 2nd St, New Glarus", {"disturbed_area": 5200}, "draft", 0),
-    ("new-glarus-wi", "Railroad St Lot 2, New Glarus", {"disturbed_area": "2 acre"}, "under_review", 10),
-    ("new-glarus-wi", "North Edge Business Park, New Glarus", {"excavation_fill_volume": 800}, "overdue", 70),
-    ("new-glarus-wi", "15 Sixth Ave, New Glarus", {"channel_length_disturbed": 140}, "information_requested", 15),
-    ("new-glarus-wi", "Glarner Strasse Lot 7, New Glarus", {"disturbed_area": 7000}, "information_received", 25),
-    ("new-glarus-wi", "Swiss Valley Subdivision, New Glarus", {"disturbed_area": "6 acre"}, "approved", 45),
+    (
+        "new-glarus-wi",
+        "Railroad St Lot 2, New Glarus",
+        {"disturbed_area": "2 acre"},
+        "under_review",
+        10,
+    ),
+    (
+        "new-glarus-wi",
+        "North Edge Business Park, New Glarus",
+        {"excavation_fill_volume": 800},
+        "overdue",
+        70,
+    ),
+    (
+        "new-glarus-wi",
+        "15 Sixth Ave, New Glarus",
+        {"channel_length_disturbed": 140},
+        "information_requested",
+        15,
+    ),
+    (
+        "new-glarus-wi",
+        "Glarner Strasse Lot 7, New Glarus",
+        {"disturbed_area": 7000},
+        "information_received",
+        25,
+    ),
+    (
+        "new-glarus-wi",
+        "Swiss Valley Subdivision, New Glarus",
+        {"disturbed_area": "6 acre"},
+        "approved",
+        45,
+    ),
     ("new-glarus-wi", "401 Railroad St, New Glarus", {"disturbed_area": 4400}, "extended", 210),
     ("new-glarus-wi", "Hefti Rd, New Glarus", {"disturbed_area": 4100}, "disapproved", 35),
     ("new-glarus-wi", "Second St Lot 3, New Glarus", {"disturbed_area": 9500}, "closed", 240),
@@ -83,7 +173,11 @@ class Command(BaseCommand):
         for username, first, last, village, role in USERS:
             user, created = user_model.objects.get_or_create(
                 username=username,
-                defaults={"first_name": first, "last_name": last, "email": f"{username}@example.org"},
+                defaults={
+                    "first_name": first,
+                    "last_name": last,
+                    "email": f"{username}@example.org",
+                },
             )
             if created:
                 user.set_password(PASSWORD)
@@ -127,7 +221,9 @@ class Command(BaseCommand):
             services.document_upload(
                 application=application,
                 user=applicant,
-                kind="plan_statement" if application.plan_kind == "control_plan_statement" else "plan",
+                kind="plan_statement"
+                if application.plan_kind == "control_plan_statement"
+                else "plan",
                 name=f"plan-{index + 1}.pdf",
                 content=_plan_pdf(address),
                 claimed_type="application/pdf",
@@ -148,11 +244,16 @@ class Command(BaseCommand):
                     services.application_information_provide(
                         application=application,
                         user=applicant,
-                        response="Revised site map uploaded: stockpiles on the west side, fence on the east line.",
+                        response=(
+                            "Revised site map uploaded: stockpiles on the west side, "
+                            "fence on the east line."
+                        ),
                         at=step + datetime.timedelta(days=3),
                     )
             elif state in ("approved", "extended", "closed"):
-                permit = services.application_approve(application=application, staff=officer, at=step)
+                permit = services.application_approve(
+                    application=application, staff=officer, at=step
+                )
                 if state == "extended":
                     services.permit_extend(
                         permit=permit,
@@ -163,14 +264,19 @@ class Command(BaseCommand):
                     )
                 if state == "closed":
                     services.permit_close(
-                        permit=permit, staff=officer, on=(now - datetime.timedelta(days=5)).date(),
+                        permit=permit,
+                        staff=officer,
+                        on=(now - datetime.timedelta(days=5)).date(),
                         cover_percent=82,
                     )
             elif state == "disapproved":
                 services.application_disapprove(
                     application=application,
                     staff=officer,
-                    reasons="The plan shows no inlet protection for the two street inlets on the frontage.",
+                    reasons=(
+                        "The plan shows no inlet protection for the two street inlets "
+                        "on the frontage."
+                    ),
                     at=step,
                 )
 

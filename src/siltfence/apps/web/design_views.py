@@ -1,0 +1,146 @@
+"""Design-check report pages: paste or upload a control plan, read its report, keep a PDF.
+
+Views stay thin: they read the plan's JSON from the form (a textarea or an uploaded
+.json/.geojson file), ask the core for the report, and render it. A plan that cannot be read
+or checked comes back on the form with the one sentence that names the field.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import NoReverseMatch, reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from siltfence.apps.web.views import citation_href
+from siltfence.core.engineering.report import review_plan
+from siltfence.core.errors import SiltfenceError
+from siltfence.core.ordinance.loader import load
+
+# Plans are text: a large site's GeoJSON runs to a few hundred kB. The same bound as the
+# settings' FILE_UPLOAD_MAX_MEMORY_SIZE, so an upload is never spooled to disk.
+MAX_PLAN_BYTES = 5 * 1024 * 1024
+PLAN_SUFFIXES = (".json", ".geojson")
+TOO_LARGE = "plan: the plan is larger than 5 MB"
+NOT_JSON_FILE = "plan: upload a .json or .geojson file"
+NOT_TEXT = "plan: the file is not UTF-8 text"
+NO_PLAN = "plan: paste the plan's JSON or upload a .json or .geojson file"
+
+
+def plan_text(request: HttpRequest) -> str:
+    """The plan's JSON text from the upload (preferred) or the textarea."""
+    upload = request.FILES.get("plan_file")
+    if upload is not None:
+        name = (upload.name or "").lower()
+        if not name.endswith(PLAN_SUFFIXES):
+            raise SiltfenceError(NOT_JSON_FILE, field="plan")
+        if upload.size is None or upload.size > MAX_PLAN_BYTES:
+            raise SiltfenceError(TOO_LARGE, field="plan")
+        data = upload.read(MAX_PLAN_BYTES + 1)
+        try:
+            return data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise SiltfenceError(NOT_TEXT, field="plan") from None
+    text = request.POST.get("plan", "")
+    if len(text.encode("utf-8")) > MAX_PLAN_BYTES:
+        raise SiltfenceError(TOO_LARGE, field="plan")
+    if not text.strip():
+        raise SiltfenceError(NO_PLAN, field="plan")
+    return text
+
+
+def parse_plan_json(text: str) -> Any:
+    """JSON, checked to be an object: the actual type, whatever the file claims."""
+
+    def no_constant(token: str) -> float:
+        raise ValueError(f"{token} is not a number JSON allows")
+
+    try:
+        data = json.loads(text, parse_constant=no_constant)
+    except json.JSONDecodeError as exc:
+        raise SiltfenceError(
+            f"plan: not valid JSON ({exc.msg} at line {exc.lineno})", field="plan"
+        ) from None
+    except ValueError as exc:
+        raise SiltfenceError(f"plan: not valid JSON ({exc})", field="plan") from None
+    if not isinstance(data, dict):
+        raise SiltfenceError("plan: expected a JSON object (docs/plan-format.md)", field="plan")
+    return data
+
+
+def report_for(plan: dict[str, Any]) -> dict[str, Any]:
+    on = None
+    if "on" not in plan and isinstance(plan.get("jurisdiction"), str):
+        zone = ZoneInfo(load(plan["jurisdiction"]).time_zone)
+        on = datetime.datetime.now(zone).date()
+    return review_plan(plan, on=on).to_dict()
+
+
+def linked_report(report: dict[str, Any]) -> dict[str, Any]:
+    """Each citation with the link to the words of its section, where the chapter holds it."""
+    ordinance = load(report["jurisdiction"])
+
+    def cites(text: str) -> list[dict[str, Any]]:
+        return [
+            {"text": part, "href": citation_href(ordinance, part) if part.startswith("§") else None}
+            for part in (p.strip() for p in text.split(";"))
+            if part
+        ]
+
+    for check in report["checks"]:
+        check["cites"] = cites(check["citation"])
+    site = report["site"]["measured"]
+    site["cites"] = cites(site["citation"])
+    for item in report["checklist"]["items"]:
+        item["cites"] = cites(item["citation"])
+    report["needs_action"] = report["summary"]["needs-action"]
+    if report["checklist"]["citation"]:
+        report["checklist"]["cites"] = cites(report["checklist"]["citation"])
+    return report
+
+
+def _pdf_url() -> str | None:
+    try:
+        return reverse("web:design-check-pdf")
+    except NoReverseMatch:
+        return None
+
+
+@require_http_methods(["GET", "POST"])
+def design_check_report(request: HttpRequest) -> HttpResponse:
+    """GET: the form. POST: the report for the plan sent, or the form with the error."""
+    context: dict[str, Any] = {"pdf_url": _pdf_url(), "plan_text": ""}
+    if request.method == "GET":
+        return render(request, "web/design_check_report.html", context)
+    try:
+        text = plan_text(request)
+        context["plan_text"] = text
+        report = report_for(parse_plan_json(text))
+    except SiltfenceError as exc:
+        context.update(error=str(exc), error_field=exc.field)
+        return render(request, "web/design_check_report.html", context, status=400)
+    context["report"] = linked_report(report)
+    return render(request, "web/design_check_report.html", context)
+
+
+@require_POST
+def design_check_pdf(request: HttpRequest) -> HttpResponse:
+    """The same report as a PDF for the file, downloaded, never shown inline."""
+    from siltfence.apps.web.design_pdf import report_pdf
+
+    try:
+        text = plan_text(request)
+        report = report_for(parse_plan_json(text))
+    except SiltfenceError as exc:
+        context = {"pdf_url": _pdf_url(), "plan_text": "", "error": str(exc)}
+        return render(request, "web/design_check_report.html", context, status=400)
+    name = f"design-check-{report['jurisdiction']}-{report['evaluated_on']}.pdf"
+    response = HttpResponse(report_pdf(report), content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
