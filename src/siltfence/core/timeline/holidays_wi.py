@@ -6,16 +6,16 @@ stands in for Spencer's Ch. 1. The statewide list is § 995.20:
 
     January 1, the 3rd Monday in January, the 3rd Monday in February, the last Monday
     in May, June 19, July 4, the 1st Monday in September, the 2nd Monday in October,
-    November 11, the 4th Thursday in November, December 25 [...] and the day of holding
-    the general election in November are legal holidays. [...] Whenever any of these
-    days falls on a Sunday, the following Monday is the legal holiday.
+    November 11, the 4th Thursday in November, December 25, the day of holding the
+    partisan primary [...] and the day of holding the general election in November are
+    legal holidays. [...] Whenever any of these days falls on a Sunday, the following
+    Monday is the legal holiday.
 
 Not modelled, on purpose: December 24 and 31 close state offices (§ 230.35(4)) but are
 not legal holidays; on Good Friday only 11 a.m. to 3 p.m. "shall uniformly be observed
-for the purpose of worship", which is not a whole holiday. Blind spot: the day of the
-partisan primary in August (formerly September) is also named by § 995.20; its date is
-set by the election calendar, not by a rule this class can compute, so it is left out
-(docs/decisions/0005-counting-time.md).
+for the purpose of worship", which is not a whole holiday. The partisan primary is the
+2nd Tuesday in August of even-numbered years (§ 5.02(12s) Wis. Stats., since 2011 Wis.
+Act 75; docs/decisions/0005-counting-time.md).
 """
 
 from __future__ import annotations
@@ -52,6 +52,8 @@ class WisconsinLegalHolidays(ObservedHolidayBase):
         self._add_holiday_4th_thu_of_nov("Thanksgiving Day")
         self._add_observed(self._add_holiday_dec_25("Christmas Day"))
         if self._year % 2 == 0:
+            # The partisan primary: the 2nd Tuesday in August of even-numbered years.
+            self._add_holiday_2nd_tue_of_aug("Partisan primary day")
             # The general election: the Tuesday after the first Monday in November of
             # even-numbered years (§ 5.02(5) Wis. Stats.).
             self._add_holiday_1_day_past_1st_mon_of_nov("General election day")
