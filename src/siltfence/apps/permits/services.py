@@ -204,6 +204,7 @@ def document_upload(
             entity_id=application.pk,
             action="document_upload",
             village=application.village_id,
+            citation=(application.determination.get("plan") or {}).get("citation", ""),
             after={"document": document.pk, "kind": kind, "sha256": document.sha256},
         )
     return document
@@ -433,10 +434,11 @@ def application_approve(
             before=before,
             after={**_snapshot(locked), "permit": permit.number, "expires_on": permit.expires_on},
         )
-    application.refresh_from_db()
-    from siltfence.apps.documents.services import permit_document_store
+        # The permit document is part of the decision: if it cannot be made, nothing is.
+        from siltfence.apps.documents.services import permit_document_store
 
-    permit_document_store(permit=permit)
+        permit_document_store(permit=permit)
+    application.refresh_from_db()
     return permit
 
 
@@ -476,10 +478,10 @@ def application_disapprove(
             before=before,
             after=_snapshot(locked),
         )
-    application.refresh_from_db()
-    from siltfence.apps.documents.services import disapproval_document_store
+        from siltfence.apps.documents.services import disapproval_document_store
 
-    disapproval_document_store(application=application)
+        disapproval_document_store(application=locked)
+    application.refresh_from_db()
 
 
 def _zone(ordinance: Ordinance) -> Any:
@@ -712,21 +714,24 @@ def village_sync(*, years: range | None = None) -> list[Village]:
                 id=ordinance.id, defaults={"name": ordinance.name}
             )
             villages.append(village)
-            if not created or not ordinance.office_calendar["business_days"]:
+            if not created:
                 continue
-            for year in span:
-                for day, name in legal_holidays(year).items():
-                    OfficeClosure.objects.get_or_create(
-                        village=village, day=day, defaults={"reason": f"{name} (legal holiday)"}
-                    )
+            seeded = []
+            if ordinance.office_calendar["business_days"]:
+                for year in span:
+                    for day, name in legal_holidays(year).items():
+                        OfficeClosure.objects.get_or_create(
+                            village=village, day=day, defaults={"reason": f"{name} (legal holiday)"}
+                        )
+                seeded = [span.start, span.stop - 1]
             event_record(
                 actor=None,
                 entity="village",
                 entity_id=0,
                 action="village_sync",
                 village=village.id,
-                citation="§ 135-13",
-                after={"closures_seeded": [span.start, span.stop - 1]},
+                citation=ordinance.office_calendar["citation"],
+                after={"name": ordinance.name, "closures_seeded_for_years": seeded},
             )
     return villages
 
@@ -747,7 +752,7 @@ def office_closure_add(
             action="office_closure_add",
             village=village.id,
             reason=reason.strip(),
-            citation="§ 135-13",
+            citation=ordinance.office_calendar["citation"],
             after={"day": day},
         )
     return closure
@@ -765,8 +770,9 @@ def office_closure_remove(*, village: Village, staff: Any, day: datetime.date) -
                 entity_id=0,
                 action="office_closure_remove",
                 village=village.id,
-                citation="§ 135-13",
-                before={"day": day},
+                citation=ordinance.office_calendar["citation"],
+                before={"day": day, "closed": True},
+                after={"day": day, "closed": False},
             )
 
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from siltfence.apps.accounts.models import Role
-from siltfence.apps.accounts.rules import is_staff_of, village_ids
+from siltfence.apps.accounts.rules import is_applicant_of, is_staff_of, village_ids
 from siltfence.apps.permits import services
 from siltfence.apps.permits.clocks import application_timeline, review_clock
 from siltfence.apps.permits.errors import ActionRefused
@@ -301,6 +301,10 @@ def permit_surety(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def amendment_request(request: HttpRequest, pk: int) -> HttpResponse:
     permit = get_object_or_404(permits_visible_to(request.user), pk=pk)
+    if not (is_applicant_of(request.user, permit.application) or is_staff_of(request.user, permit)):
+        raise PermissionDenied(
+            "Only the permittee or the village's staff may ask to amend the plan."
+        )
     _done(
         request,
         lambda: services.plan_amendment_request(

@@ -89,6 +89,7 @@ JURISDICTION_SPEC = {
         "holidays": OneOf("wisconsin-legal-holidays"),
     },
     "office_calendar": {
+        "citation": Citation,
         "business_days": bool,
         "closures_seeded_from": OneOf("wisconsin-legal-holidays"),
     },
