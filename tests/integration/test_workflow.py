@@ -439,3 +439,32 @@ def test_village_records_are_created_once(villages):
 
 def test_error_messages_are_named_constants():
     assert "{citation}" in errors.REASONS_REQUIRED
+
+
+def test_the_duties_api_counts_on_the_office_calendar_staff_keep(villages, people, client):
+    # As in the review-clock test above: 30 business days from Nov 2, 2026 end Dec 17 on
+    # the seeded calendar, and Dec 18 once staff close the office on Dec 16.
+    body = {
+        "jurisdiction": "new-glarus-wi",
+        "events": [{"type": "application_received", "at": "2026-11-02T09:00"}],
+        "as_of": "2026-11-02T10:00",
+    }
+
+    def due() -> str:
+        response = client.post(
+            "/api/v1/duties", data=json.dumps(body), content_type="application/json"
+        )
+        assert response.status_code == 200, response.content
+        return next(d["due"] for d in response.json()["duties"] if d["kind"] == "review_decision")
+
+    assert due() == "2026-12-17"
+    services.office_closure_add(
+        village=villages["new-glarus-wi"],
+        staff=people["admin"],
+        day=datetime.date(2026, 12, 16),
+        reason="staff training",
+    )
+    assert due() == "2026-12-18"
+    # office_closures in the request replaces the calendar: weekends only ends Dec 14.
+    body["office_closures"] = []
+    assert due() == "2026-12-14"

@@ -101,10 +101,22 @@ def post_duties(request: HttpRequest, payload: DutiesIn) -> dict[str, Any]:
     when = (
         datetime.datetime.now(zone) if payload.as_of is None else parse_as_of(payload.as_of, zone)
     )
-    closures = None
     if payload.office_closures is not None:
         closures = parse_office_closures(payload.office_closures)
+    else:
+        closures = village_closures(ordinance.id)
     return compute(ordinance, payload.events, when, closures).to_json()
+
+
+def village_closures(village_id: str) -> frozenset[datetime.date] | None:
+    """The office calendar staff keep for the village, once the village is set up;
+    before that, None lets the core use the seeded Wisconsin legal holidays."""
+    from siltfence.apps.permits.clocks import office_closures
+    from siltfence.apps.permits.models import Village
+
+    if not Village.objects.filter(pk=village_id).exists():
+        return None
+    return office_closures(village_id)
 
 
 @api.get("/v1/jurisdictions", response=list[JurisdictionOut], summary="The encoded jurisdictions")
