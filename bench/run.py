@@ -97,6 +97,55 @@ def core_throughput(count: int, repeats: int) -> dict[str, object]:
     }
 
 
+def synthetic_permit(rng: random.Random, index: int) -> list[dict[str, object]]:
+    """A season's record of one permit: issue, start, measures, rains and inspections."""
+    start = datetime.date(2026, 4, 1) + datetime.timedelta(days=rng.randrange(60))
+    events: list[dict[str, object]] = [
+        {"type": "application_received", "at": (start - datetime.timedelta(days=30)).isoformat()},
+        {"type": "application_approved", "at": (start - datetime.timedelta(days=5)).isoformat()},
+        {"type": "permit_issued", "at": (start - datetime.timedelta(days=5)).isoformat()},
+        {"type": "work_started", "at": f"{start.isoformat()}T08:00"},
+        {"type": "measure_installed", "at": start.isoformat(), "measure": f"SF-{index}"},
+    ]
+    for week in range(1, 9):
+        day = start + datetime.timedelta(days=7 * week)
+        events.append(
+            {"type": "self_inspection", "at": day.isoformat(), "inspector": "x", "phase": "grading"}
+        )
+        if rng.random() < 0.4:
+            rain = day - datetime.timedelta(days=2)
+            events.append(
+                {"type": "rain", "at": rain.isoformat(), "inches": round(rng.uniform(0.1, 1.2), 2)}
+            )
+    return events
+
+
+def duties_recompute(count: int, repeats: int) -> dict[str, object]:
+    from siltfence.core.ordinance.loader import load
+    from siltfence.core.timeline import compute
+
+    rng = random.Random(99)
+    records = [synthetic_permit(rng, i) for i in range(count)]
+    ordinance = load("spencer-wi")
+    as_of = datetime.datetime(2026, 7, 15, 12, tzinfo=datetime.UTC)
+    per_permit = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for events in records:
+            compute(ordinance, events, as_of, None)
+        per_permit.append((time.perf_counter() - start) / count)
+    median = statistics.median(per_permit)
+    return {
+        "permits_per_repeat": count,
+        "events_per_permit": round(statistics.mean(len(r) for r in records), 1),
+        "repeats": repeats,
+        "median_ms_per_permit": round(median * 1000, 3),
+        "projected_100k_s": round(median * 100_000, 1),
+        "budget_100k_s": 30,
+        "projected_over_budget": round(median * 100_000 / 30, 2),
+    }
+
+
 def main() -> None:
     results = {
         "when": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
@@ -105,6 +154,7 @@ def main() -> None:
         "cli_cold_start_numbers": cli_cold_start({"disturbed_area": 5000}, runs=21),
         "cli_cold_start_with_units": cli_cold_start({"disturbed_area": "0.5 acre"}, runs=11),
         "core_determinations": core_throughput(count=5000, repeats=5),
+        "duties_full_recompute": duties_recompute(count=1000, repeats=3),
     }
     out = HERE / "results"
     out.mkdir(exist_ok=True)

@@ -7,6 +7,8 @@ set, and turns on the secure cookie and HTTPS settings that `check --deploy` ask
 - DATABASE_URL: postgres://user@host:5432/name for PostgreSQL (default: SQLite file)
 - SECRET_KEY, ALLOWED_HOSTS (comma-separated), SILTFENCE_ENV (local | production)
 - SILTFENCE_DATA_DIR: where the SQLite file and uploads live (default ./var)
+- SILTFENCE_TILE_URL, SILTFENCE_TILE_ATTRIBUTION: a map tile URL template for the plan map
+  (default empty: a plain vector view with no tiles, which needs no internet)
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ INSTALLED_APPS = [
     "siltfence.apps.audit",
     "siltfence.apps.permits",
     "siltfence.apps.documents",
+    "siltfence.apps.plans",
     "siltfence.apps.web",
 ]
 
@@ -148,6 +151,8 @@ MEDIA_URL = "/media-not-served/"  # uploads are served only through checked view
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 25 * 1024 * 1024
 SILTFENCE_UPLOAD_MAX_BYTES = int(os.environ.get("SILTFENCE_UPLOAD_MAX_BYTES", 20 * 1024 * 1024))
+SILTFENCE_TILE_URL = os.environ.get("SILTFENCE_TILE_URL", "")
+SILTFENCE_TILE_ATTRIBUTION = os.environ.get("SILTFENCE_TILE_ATTRIBUTION", "")
 SESSION_COOKIE_AGE = 60 * 60 * 8
 SESSION_EXPIRE_AT_BROWSER_CLOSE = True
 

@@ -6,5 +6,6 @@ from siltfence.apps.api.api import api
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", api.urls),
+    path("plans/", include("siltfence.apps.plans.urls")),
     path("", include("siltfence.apps.web.urls")),
 ]

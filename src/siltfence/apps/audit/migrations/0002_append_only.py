@@ -9,6 +9,8 @@ database between tests that commit.
 
 from django.db import migrations
 
+from siltfence.apps.audit.sql import for_vendor
+
 SQLITE = [
     "CREATE TABLE IF NOT EXISTS audit_purge_window (opened_at TEXT NOT NULL)",
     """CREATE TRIGGER IF NOT EXISTS audit_event_no_update BEFORE UPDATE ON audit_auditevent
@@ -45,27 +47,12 @@ POSTGRES_REVERSE = [
 ]
 
 
-def _run(statements_by_vendor):
-    def run(apps, schema_editor):
-        statements = statements_by_vendor.get(schema_editor.connection.vendor)
-        if statements is None:
-            raise RuntimeError(
-                f"no append-only triggers for {schema_editor.connection.vendor}; "
-                "siltfence supports SQLite and PostgreSQL"
-            )
-        with schema_editor.connection.cursor() as cursor:
-            for statement in statements:
-                cursor.execute(statement)  # no parameters: '%' in PL/pgSQL stays as written
-
-    return run
-
-
 class Migration(migrations.Migration):
     dependencies = [("audit", "0001_initial")]
 
     operations = [
         migrations.RunPython(
-            _run({"sqlite": SQLITE, "postgresql": POSTGRES}),
-            _run({"sqlite": SQLITE_REVERSE, "postgresql": POSTGRES_REVERSE}),
+            for_vendor({"sqlite": SQLITE, "postgresql": POSTGRES}),
+            for_vendor({"sqlite": SQLITE_REVERSE, "postgresql": POSTGRES_REVERSE}),
         )
     ]
