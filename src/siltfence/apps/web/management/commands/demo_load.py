@@ -228,6 +228,8 @@ class Command(BaseCommand):
                 content=_plan_pdf(address),
                 claimed_type="application/pdf",
             )
+            if index == 1:
+                self._plan(application, applicant)
             if state == "draft":
                 continue
             services.application_submit(application=application, user=applicant, at=filed)
@@ -279,6 +281,18 @@ class Command(BaseCommand):
                     ),
                     at=step,
                 )
+
+    def _plan(self, application: Application, applicant: Any) -> None:
+        """Store the worked example of a phased site as this draft's control plan."""
+        import json
+
+        from siltfence.apps.plans.services import control_plan_save
+        from siltfence.core.ordinance.loader import ordinances_root
+
+        example = ordinances_root() / "spencer-wi" / "cases" / "design" / "phased-site.json"
+        control_plan_save(
+            application=application, user=applicant, plan_json=json.loads(example.read_text())
+        )
 
     def _print_logins(self) -> None:
         lines = [
