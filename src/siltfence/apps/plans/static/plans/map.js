@@ -37,6 +37,9 @@
 
   // -- the map ----------------------------------------------------------------------------
   var map = L.map("plan-map", { zoomSnap: 0.5 });
+  // Give the map a view at once, so that features added below are drawn (and styled by
+  // kind) immediately; fit() then frames them.
+  map.setView(data.centre, 16);
   if (data.tiles.url) {
     L.tileLayer(data.tiles.url, {
       attribution: data.tiles.attribution || "",
@@ -94,8 +97,10 @@
   }
 
   function fit() {
-    if (layers().length) {
-      map.fitBounds(drawn.getBounds(), { padding: [24, 24], maxZoom: 19 });
+    map.invalidateSize();  // the container's size may settle after the stylesheet loads
+    var bounds = drawn.getBounds();
+    if (bounds.isValid()) {
+      map.fitBounds(bounds, { padding: [24, 24], maxZoom: 19 });
     } else {
       map.setView(data.centre, 16);
     }
