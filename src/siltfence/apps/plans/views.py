@@ -185,7 +185,7 @@ def plan_map(request: HttpRequest, pk: int) -> HttpResponse:
         "tile_url": tile_url,
         "map_data": data,
         "back": back,
-        "stated_area": (application.facts or {}).get("disturbed_area"),
+        "stated_area": _sq_ft((application.facts or {}).get("disturbed_area")),
         "latest_areas": areas_sentence(
             latest.disturbed_area_ft2, latest.area_disturbed_at_one_time_ft2, latest.at_one_time_on
         )
@@ -333,3 +333,8 @@ def plan_geojson(request: HttpRequest, pk: int) -> HttpResponse:
     name = f"{application.number}-site-r{latest.revision}.geojson"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
+
+
+def _sq_ft(value: object) -> str | None:
+    """5000.0 -> "5,000"; None stays None."""
+    return None if value is None else f"{float(value):,.0f}"  # type: ignore[arg-type]
