@@ -9,7 +9,6 @@ unknown key, a missing key or a wrong type is never skipped.
 from __future__ import annotations
 
 import datetime
-import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Any
 import pytest
 import yaml
 
+from casefiles import MalformedCase, read_cases
 from siltfence.core.errors import SiltfenceError
 from siltfence.core.ordinance.loader import load
 from siltfence.core.rules import determine
@@ -29,40 +29,6 @@ CASE_KEYS = {"name", "on", "facts", "expect"}
 LIST_KEYS = ("holds", "not_holds", "requirements", "no_requirements", "notes", "no_notes")
 EXPECT_KEYS = {"applies", "plan", "error", *LIST_KEYS}
 PLAN_KINDS = {"control_plan", "control_plan_statement", "erosion_and_sediment_control_plan"}
-
-
-class MalformedCase(Exception):
-    """A case file that does not follow the format; collection stops on it."""
-
-
-class _StrictLoader(yaml.SafeLoader):
-    """Refuses duplicate keys, so a case cannot silently lose half of its expectations.
-
-    Booleans are YAML 1.2's ``true``/``false`` only: under YAML 1.1 the key ``on`` would
-    be read as ``True``.
-    """
-
-
-_StrictLoader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:bool"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-_StrictLoader.add_implicit_resolver(
-    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
-)
-
-
-def _mapping(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False) -> Any:
-    seen: set[Any] = set()
-    for key_node, _value in node.value:
-        key = loader.construct_object(key_node, deep=True)
-        if key in seen:
-            raise MalformedCase(f"duplicate key {key!r} at line {key_node.start_mark.line + 1}")
-        seen.add(key)
-    return loader.construct_mapping(node, deep=deep)
-
-
-_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
 
 
 @dataclass(frozen=True)
@@ -81,7 +47,7 @@ def _fail(path: Path, where: str, reason: str) -> MalformedCase:
 
 def _read_cases(path: Path) -> list[Case]:
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_StrictLoader)
+        data = read_cases(path, dates_as_text=False)
     except (yaml.YAMLError, MalformedCase, ValueError) as exc:
         raise _fail(path, "(file)", f"cannot be read as YAML: {exc}") from None
     if not isinstance(data, list) or not data:

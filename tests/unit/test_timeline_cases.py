@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 import yaml
 
+from casefiles import MalformedCase, read_cases
 from siltfence.core.timeline import compute, parse_as_of
 
 REPO = Path(__file__).resolve().parents[2]
@@ -31,42 +32,6 @@ OPTIONAL_EXPECT_KEYS = {"permit_expires", "allowed_actions"}
 DUTY_KEYS = {"kind", "due", "status"}
 ACTION_KEYS = {"action", "from"}
 STATUSES = {"open", "met", "overdue"}
-
-
-class MalformedCase(Exception):
-    """A case file that does not follow the format; collection stops on it."""
-
-
-class _StrictLoader(yaml.SafeLoader):
-    """Duplicate keys are refused; dates and times stay text (the engine reads them as
-    the public contract does); only ``true``/``false`` are booleans, so a key such as
-    ``on`` is never read as True."""
-
-
-_StrictLoader.yaml_implicit_resolvers = {
-    first: [
-        (tag, regexp)
-        for tag, regexp in resolvers
-        if tag not in ("tag:yaml.org,2002:bool", "tag:yaml.org,2002:timestamp")
-    ]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-_StrictLoader.add_implicit_resolver(
-    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
-)
-
-
-def _mapping(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False) -> Any:
-    seen: set[Any] = set()
-    for key_node, _value in node.value:
-        key = loader.construct_object(key_node, deep=True)
-        if key in seen:
-            raise MalformedCase(f"duplicate key {key!r} at line {key_node.start_mark.line + 1}")
-        seen.add(key)
-    return loader.construct_mapping(node, deep=deep)
-
-
-_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
 
 
 @dataclass(frozen=True)
@@ -96,7 +61,7 @@ def _is_date(text: Any) -> bool:
 
 def _read_cases(path: Path) -> list[Case]:
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_StrictLoader)
+        data = read_cases(path, dates_as_text=True)
     except (yaml.YAMLError, MalformedCase, ValueError) as exc:
         raise _fail(path, "(file)", f"cannot be read as YAML: {exc}") from None
     if not isinstance(data, list) or not data:
