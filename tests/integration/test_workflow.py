@@ -353,7 +353,7 @@ def test_every_change_is_in_the_audit_chain_and_the_chain_verifies(villages, peo
     ]
     approve = AuditEvent.objects.get(action="application_approve")
     assert approve.actor == people["bi"]
-    assert approve.citation == "§ 413-8E(1)"
+    assert approve.citation == "§ 413-8D"  # "shall approve the plan ... and issue a permit"
     assert approve.before["status"] == "under_review" and approve.after["status"] == "approved"
     assert chain_verify().ok
 

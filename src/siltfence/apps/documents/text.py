@@ -56,7 +56,7 @@ def permit_lines(*, ordinance: Ordinance, permit: Any, application: Any) -> list
 def disapproval_lines(*, ordinance: Ordinance, application: Any) -> list[str]:
     appeals = ordinance.rules["appeals"]
     who = ", ".join(w.replace("_", " ") for w in appeals["who_may_appeal"])
-    citation = "§ 135-7C(3)" if ordinance.id == "new-glarus-wi" else "§ 413-8D"
+    citation = ordinance.rules["permit"]["disapproval_citation"]
     lines = [
         f"{ordinance.name.upper()}",
         f"{ordinance.county}, {ordinance.state}",

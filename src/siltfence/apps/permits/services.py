@@ -87,6 +87,44 @@ def _snapshot(application: Application) -> dict[str, Any]:
     }
 
 
+def _transition(
+    locked: Application,
+    *,
+    actor: Any,
+    action: str,
+    citation: str,
+    reason: str = "",
+    event: str | None = None,
+    at: datetime.datetime | None = None,
+    event_fields: dict[str, Any] | None = None,
+    after_extra: dict[str, Any] | None = None,
+    **changes: Any,
+) -> None:
+    """Apply ``changes`` to a locked application, record the timeline event the law
+    counts from, and append the change to the audit chain. Call inside the transaction
+    that holds the row lock, after the preconditions were checked."""
+    before = _snapshot(locked)
+    for field, value in changes.items():
+        setattr(locked, field, value)
+    locked.save(update_fields=list(changes))
+    if event is not None:
+        assert at is not None
+        TimelineEvent.objects.create(
+            application=locked, type=event, at=at, fields=event_fields or {}
+        )
+    event_record(
+        actor=actor,
+        entity="application",
+        entity_id=locked.pk,
+        action=action,
+        village=locked.village_id,
+        reason=reason,
+        citation=citation,
+        before=before,
+        after={**_snapshot(locked), **(after_extra or {})},
+    )
+
+
 def _clock_cite(ordinance: Ordinance, kind: str) -> str:
     for clock in ordinance.rules["clocks"]:
         if clock["kind"] == kind:
@@ -268,22 +306,16 @@ def application_submit(*, application: Application, user: Any, at: datetime.date
             raise ActionRefused(
                 errors.INCOMPLETE.format(missing="; ".join(missing)), field="checklist"
             )
-        ordinance = _ordinance(locked.village_id)
-        before = _snapshot(locked)
-        locked.status = ApplicationStatus.UNDER_REVIEW
-        locked.received_at = at
-        locked.save(update_fields=["status", "received_at"])
-        TimelineEvent.objects.create(application=locked, type="application_received", at=at)
-        event_record(
+        _transition(
+            locked,
             actor=user,
-            entity="application",
-            entity_id=locked.pk,
             action="application_submit",
-            village=locked.village_id,
+            citation=_clock_cite(_ordinance(locked.village_id), "review_decision"),
             reason="complete application, plan and fee received",
-            citation=_clock_cite(ordinance, "review_decision"),
-            before=before,
-            after=_snapshot(locked),
+            event="application_received",
+            at=at,
+            status=ApplicationStatus.UNDER_REVIEW,
+            received_at=at,
         )
     application.refresh_from_db()
 
@@ -326,23 +358,18 @@ def application_information_request(
             raise ActionRefused(
                 errors.NOT_UNDER_REVIEW.format(status=locked.status), field="status"
             )
-        before = _snapshot(locked)
-        locked.status = ApplicationStatus.INFORMATION_REQUESTED
-        locked.save(update_fields=["status"])
         request = InformationRequest.objects.create(
             application=locked, requested_at=at, requested_by=staff, message=message.strip()
         )
-        TimelineEvent.objects.create(application=locked, type="information_requested", at=at)
-        event_record(
+        _transition(
+            locked,
             actor=staff,
-            entity="application",
-            entity_id=locked.pk,
             action="application_information_request",
-            village=locked.village_id,
-            reason=message.strip(),
             citation=_clock_cite(ordinance, "re_review_decision"),
-            before=before,
-            after=_snapshot(locked),
+            reason=message.strip(),
+            event="information_requested",
+            at=at,
+            status=ApplicationStatus.INFORMATION_REQUESTED,
         )
     application.refresh_from_db()
     return request
@@ -367,20 +394,15 @@ def application_information_provide(
         request.received_at = at
         request.response = response.strip()
         request.save(update_fields=["received_at", "response"])
-        before = _snapshot(locked)
-        locked.status = ApplicationStatus.UNDER_REVIEW
-        locked.save(update_fields=["status"])
-        TimelineEvent.objects.create(application=locked, type="information_received", at=at)
-        event_record(
+        _transition(
+            locked,
             actor=user,
-            entity="application",
-            entity_id=locked.pk,
             action="application_information_provide",
-            village=locked.village_id,
-            reason=response.strip(),
             citation=_clock_cite(ordinance, "re_review_decision"),
-            before=before,
-            after=_snapshot(locked),
+            reason=response.strip(),
+            event="information_received",
+            at=at,
+            status=ApplicationStatus.UNDER_REVIEW,
         )
     application.refresh_from_db()
 
@@ -405,12 +427,6 @@ def application_approve(
     with transaction.atomic():
         locked = Application.objects.select_for_update().get(pk=application.pk)
         _decision_checks(locked, at)
-        before = _snapshot(locked)
-        locked.status = ApplicationStatus.APPROVED
-        locked.decided_at = at
-        locked.decision_reasons = reasons.strip()
-        locked.save(update_fields=["status", "decided_at", "decision_reasons"])
-        issued_on = timezone.localtime(at, _zone(ordinance)).date()
         TimelineEvent.objects.create(application=locked, type="application_approved", at=at)
         fields: dict[str, Any] = {}
         if locked.building_permit_expires:
@@ -420,19 +436,19 @@ def application_approve(
             application=locked,
             village_id=locked.village_id,
             number=_number(_village_prefix(locked.village) + "-P", locked.village, Permit),
-            issued_on=issued_on,
+            issued_on=timezone.localtime(at, _zone(ordinance)).date(),
             expires_on=permit_expiry(locked),
         )
-        event_record(
+        _transition(
+            locked,
             actor=staff,
-            entity="application",
-            entity_id=locked.pk,
             action="application_approve",
-            village=locked.village_id,
+            citation=ordinance.rules["permit"]["approval_citation"],
             reason=reasons.strip(),
-            citation=ordinance.rules["permit"]["citation"],
-            before=before,
-            after={**_snapshot(locked), "permit": permit.number, "expires_on": permit.expires_on},
+            after_extra={"permit": permit.number, "expires_on": permit.expires_on},
+            status=ApplicationStatus.APPROVED,
+            decided_at=at,
+            decision_reasons=reasons.strip(),
         )
         # The permit document is part of the decision: if it cannot be made, nothing is.
         from siltfence.apps.documents.services import permit_document_store
@@ -448,35 +464,24 @@ def application_disapprove(
     """Disapprove, with the reasons in writing (§ 413-8D, § 135-7C(3))."""
     ordinance = _ordinance(application.village_id)
     _require_staff(staff, application, ordinance)
-    citation = _clock_cite(ordinance, "review_decision")
-    if ordinance.id == "new-glarus-wi":
-        citation = "§ 135-7C(3)"
+    citation = ordinance.rules["permit"]["disapproval_citation"]
     if not reasons.strip():
         raise ActionRefused(errors.REASONS_REQUIRED.format(citation=citation), field="reasons")
     with transaction.atomic():
         locked = Application.objects.select_for_update().get(pk=application.pk)
         _decision_checks(locked, at)
-        before = _snapshot(locked)
-        locked.status = ApplicationStatus.DISAPPROVED
-        locked.decided_at = at
-        locked.decision_reasons = reasons.strip()
-        locked.save(update_fields=["status", "decided_at", "decision_reasons"])
-        TimelineEvent.objects.create(
-            application=locked,
-            type="application_disapproved",
-            at=at,
-            fields={"reasons": reasons.strip()},
-        )
-        event_record(
+        _transition(
+            locked,
             actor=staff,
-            entity="application",
-            entity_id=locked.pk,
             action="application_disapprove",
-            village=locked.village_id,
-            reason=reasons.strip(),
             citation=citation,
-            before=before,
-            after=_snapshot(locked),
+            reason=reasons.strip(),
+            event="application_disapproved",
+            at=at,
+            event_fields={"reasons": reasons.strip()},
+            status=ApplicationStatus.DISAPPROVED,
+            decided_at=at,
+            decision_reasons=reasons.strip(),
         )
         from siltfence.apps.documents.services import disapproval_document_store
 

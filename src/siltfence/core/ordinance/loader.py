@@ -188,6 +188,8 @@ RULES_SPEC = {
         "duration": str,
         "extension_max": str,
         "citation": Citation,
+        "approval_citation": Citation,
+        "disapproval_citation": Citation,
         "surety_citation": Citation,
         "surety": str,
         "amendment_citation": Citation,
