@@ -24,7 +24,7 @@ install: $(BIN)/.installed
 
 run: install
 	$(BIN)/python -m siltfence.manage migrate --noinput
-	$(BIN)/python -m siltfence.manage demo_load
+	SILTFENCE_URL=http://$(HOST):$(PORT)/ $(BIN)/python -m siltfence.manage demo_load
 	$(BIN)/python -m siltfence.manage runserver $(HOST):$(PORT)
 
 lint: install

@@ -4,6 +4,7 @@ in every state, so a newcomer can click through the whole flow. Idempotent."""
 from __future__ import annotations
 
 import datetime
+import os
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -297,7 +298,7 @@ class Command(BaseCommand):
     def _print_logins(self) -> None:
         lines = [
             "",
-            "siltfence demo is ready: http://127.0.0.1:8000/",
+            f"siltfence demo is ready: {os.environ.get('SILTFENCE_URL', 'http://127.0.0.1:8000/')}",
             f"Every demo login uses the password: {PASSWORD}",
             "",
             f"  {'username':<28} role",
