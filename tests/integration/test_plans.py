@@ -168,7 +168,9 @@ def test_each_save_adds_a_revision_and_an_audit_event_and_keeps_the_earlier_one(
     assert control_plan_latest(application=application) == second
     assert ControlPlan.objects.get(pk=first.pk).plan == SITE
     saved = AuditEvent.objects.filter(action="control_plan_save").order_by("seq")
-    assert AuditEvent.objects.count() == events + 2
+    # Each save of a draft's plan also determines the draft again on the measured areas.
+    assert AuditEvent.objects.count() == events + 4
+    assert AuditEvent.objects.filter(action="application_facts_update").count() == 2
     assert [e.after["control_plan_revision"] for e in saved] == [1, 2]
     assert saved[1].before == {"control_plan_revision": 1}
     assert saved[0].entity == "application" and saved[0].entity_id == application.pk
@@ -523,3 +525,16 @@ def test_the_application_pages_link_to_the_plan_map(client, application, people)
     assert link in owner.get(reverse("web:portal-application", args=[application.pk])).content
     staff = client_for(client, people["bi"])
     assert link in staff.get(reverse("web:staff-application", args=[application.pk])).content
+
+
+def test_a_drafts_determination_follows_the_areas_measured_on_its_plan(application, people):
+    saved = control_plan_save(application=application, user=people["owner"], plan_json=SITE)
+    application.refresh_from_db()
+    assert application.facts["disturbed_area"] == pytest.approx(saved.disturbed_area_ft2, abs=0.1)
+    assert application.facts["area_disturbed_at_one_time"] == pytest.approx(
+        saved.area_disturbed_at_one_time_ft2, abs=0.1
+    )
+    area = next(f for f in application.determination["findings"] if f["id"] == "area-trigger")
+    assert area["holds"] is True
+    update = AuditEvent.objects.get(action="application_facts_update")
+    assert update.reason == "areas measured on control plan revision 1"

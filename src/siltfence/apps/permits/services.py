@@ -215,6 +215,40 @@ def application_create(
     return application
 
 
+def application_facts_update(
+    *, application: Application, user: Any, facts: dict[str, Any], on: datetime.date, reason: str
+) -> None:
+    """Determine a draft again on new facts (for example, areas measured on the site's
+    geometry), so the plan required and its checklist follow what was measured.
+
+    Call inside the transaction that holds the application's row lock. A plan of another
+    kind starts its checklist afresh; a project the chapter no longer covers is refused."""
+    ordinance = _ordinance(application.village_id)
+    if application.status != ApplicationStatus.DRAFT:
+        raise ActionRefused(errors.NOT_DRAFT.format(status=application.status), field="status")
+    result = determine(application.village_id, facts, on)
+    if not result.applies:
+        raise ActionRefused(
+            errors.CHAPTER_DOES_NOT_APPLY.format(village=ordinance.name, chapter=ordinance.chapter),
+            field="facts",
+        )
+    answer = result.to_json()
+    kind = answer["plan"]["kind"] if answer["plan"] else ""
+    _transition(
+        application,
+        actor=user,
+        action="application_facts_update",
+        citation=answer["plan"]["citation"] if answer["plan"] else "",
+        reason=reason,
+        after_extra={"facts": answer["facts"], "plan_kind": kind},
+        facts=answer["facts"],
+        determination=answer,
+        ordinance_version=answer["ordinance"]["version"],
+        plan_kind=kind,
+        checklist=application.checklist if kind == application.plan_kind else [],
+    )
+
+
 def document_upload(
     *, application: Application, user: Any, kind: str, name: str, content: bytes, claimed_type: str
 ) -> Document:

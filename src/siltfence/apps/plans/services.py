@@ -8,6 +8,7 @@ one transaction holding the application's row lock.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import hashlib
 import json
@@ -22,6 +23,7 @@ from siltfence.apps.accounts.rules import is_applicant_of, is_staff_of
 from siltfence.apps.audit.chain import event_record
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.models import Application, ApplicationStatus
+from siltfence.apps.permits.services import application_facts_update
 from siltfence.apps.plans import errors
 from siltfence.apps.plans.models import ControlPlan
 from siltfence.core.engineering.report import PlanReport, review_plan
@@ -148,4 +150,28 @@ def control_plan_save(*, application: Application, user: Any, plan_json: Any) ->
                 "evaluated_on": saved.evaluated_on.isoformat(),
             },
         )
+        if locked.status == ApplicationStatus.DRAFT and saved.disturbed_area_ft2 > 0:
+            _facts_from_geometry(locked, user, saved, report)
+    application.refresh_from_db()
     return saved
+
+
+def _facts_from_geometry(
+    locked: Application, user: Any, saved: ControlPlan, report: PlanReport
+) -> None:
+    """Geometry feeds the determination: a draft's typed areas give way to the measured
+    ones. A drawing the chapter would not cover (yet) leaves the filing's facts as they
+    were; the map page shows both figures."""
+    # A refusal comes before anything is written, so suppressing it leaves no trace.
+    with contextlib.suppress(ActionRefused):
+        application_facts_update(
+            application=locked,
+            user=user,
+            facts={
+                **locked.facts,
+                "disturbed_area": round(saved.disturbed_area_ft2, 1),
+                "area_disturbed_at_one_time": round(saved.area_disturbed_at_one_time_ft2, 1),
+            },
+            on=report.evaluated_on,
+            reason=f"areas measured on control plan revision {saved.revision}",
+        )
