@@ -56,6 +56,8 @@ def test_apply_request_information_answer_approve_and_download_the_permit(
     for box in applicant.locator("input[name=items]").all():
         box.check()
     applicant.get_by_role("button", name="Save checklist").click()
+    applicant.wait_for_load_state()
+    expect(applicant.locator("input[name=items]").last).to_be_checked()
     plan = tmp_path / "plan.pdf"
     plan.write_bytes(lines_to_pdf(["Control plan statement"], title="plan"))
     applicant.get_by_label("Kind").select_option("plan_statement")
