@@ -69,6 +69,18 @@ SERVICE_CALLS: dict[str, Call] = {
             on=_today(),
         ),
     ),
+    "application_facts_update": Call(
+        "application_facts_update",
+        "applicant_a",
+        lambda w: services.application_facts_update(
+            application=w.app("draft"),
+            user=w.people.applicant_a,
+            # 50,000 sq ft measured on the plan: more than one acre, so § 413-8B applies.
+            facts={**w.app("draft").facts, "disturbed_area": 50_000},
+            on=_today(),
+            reason="areas measured on control plan revision 1",
+        ),
+    ),
     "document_upload": Call(
         "document_upload",
         "applicant_a",
@@ -239,6 +251,7 @@ class World:
         """Make what the call needs, so that only the call itself is counted."""
         needs = {
             "document_upload": lambda: self.app("draft"),
+            "application_facts_update": lambda: self.app("draft"),
             "application_checklist_set": lambda: self.app("draft"),
             "application_submit": lambda: self.app("draft"),
             "fee_payment_record": lambda: self.app("under_review"),
