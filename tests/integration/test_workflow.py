@@ -18,7 +18,7 @@ from siltfence.apps.accounts.models import Membership, Role
 from siltfence.apps.audit.chain import chain_verify
 from siltfence.apps.audit.models import AuditEvent
 from siltfence.apps.documents.pdf import lines_to_pdf
-from siltfence.apps.permits import errors, services
+from siltfence.apps.permits import services
 from siltfence.apps.permits.clocks import decision_due_if_filed, review_clock
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.models import (
@@ -435,10 +435,6 @@ def test_village_records_are_created_once(villages):
     assert OfficeClosure.objects.filter(
         village_id="new-glarus-wi", day=datetime.date(2026, 11, 26)
     ).exists()
-
-
-def test_error_messages_are_named_constants():
-    assert "{citation}" in errors.REASONS_REQUIRED
 
 
 def test_the_duties_api_counts_on_the_office_calendar_staff_keep(villages, people, client):

@@ -96,44 +96,6 @@ def test_a_copied_folder_loads_like_the_real_one(tmp_path: Path) -> None:
 # --- broken copies ------------------------------------------------------------------
 
 
-def test_an_unknown_key_names_the_file_the_dotted_key_and_the_allowed_keys(tmp_path: Path) -> None:
-    folder = broken(
-        tmp_path,
-        "spencer-wi",
-        "parameters.yaml",
-        "  unit: ft**2\n  values:\n    1993-10-04:\n      value: 4000",
-        "  unit: ft**2\n  colour: red\n  values:\n    1993-10-04:\n      value: 4000",
-    )
-    message = refusal(folder)
-    assert "spencer-wi/parameters.yaml" in message
-    assert "area_trigger.colour" in message
-    assert "unknown key" in message
-
-
-def test_an_unknown_key_in_the_rules_names_its_place_in_the_list(tmp_path: Path) -> None:
-    folder = broken(
-        tmp_path,
-        "new-glarus-wi",
-        "rules.yaml",
-        "    citation: § 135-4A(1)(a)\n",
-        "    citation: § 135-4A(1)(a)\n    colour: red\n",
-    )
-    message = refusal(folder)
-    assert "new-glarus-wi/rules.yaml" in message
-    assert "triggers[0].colour" in message
-    assert "unknown key" in message
-
-
-def test_a_top_level_duplicate_key_names_the_file_the_key_and_both_lines(tmp_path: Path) -> None:
-    folder = broken(
-        tmp_path, "spencer-wi", "parameters.yaml", "volume_trigger:\n", "area_trigger:\n"
-    )
-    message = refusal(folder)
-    assert "spencer-wi/parameters.yaml" in message
-    assert "area_trigger" in message
-    assert "duplicate key" in message
-
-
 def test_a_nested_duplicate_key_names_the_file_the_dotted_key_and_the_reason(
     tmp_path: Path,
 ) -> None:
@@ -143,224 +105,6 @@ def test_a_nested_duplicate_key_names_the_file_the_dotted_key_and_the_reason(
     assert "spencer-wi/parameters.yaml" in message
     assert "duplicate key" in message
     assert "area_trigger.values.1993-10-04.citation" in message
-
-
-def test_an_impossible_date_as_a_parameter_key_names_the_file_and_the_key(tmp_path: Path) -> None:
-    folder = broken(
-        tmp_path,
-        "spencer-wi",
-        "parameters.yaml",
-        "    1993-10-04:\n      value: 4000",
-        "    1993-13-04:\n      value: 4000",
-    )
-    message = refusal(folder)
-    assert "spencer-wi/parameters.yaml" in message
-    assert "area_trigger.values" in message
-    assert "1993-13-04" in message
-
-
-def test_an_impossible_adoption_date_names_the_file_and_the_key(tmp_path: Path) -> None:
-    folder = broken(
-        tmp_path, "spencer-wi", "jurisdiction.yaml", "adopted: 1993-10-04", "adopted: 1993-13-04"
-    )
-    message = refusal(folder)
-    assert "spencer-wi/jurisdiction.yaml" in message
-    assert "adopted" in message
-    assert "1993-13-04" in message
-
-
-def test_a_date_that_is_text_names_the_key_and_asks_for_yyyy_mm_dd(tmp_path: Path) -> None:
-    folder = broken(
-        tmp_path, "spencer-wi", "jurisdiction.yaml", "adopted: 1993-10-04", "adopted: 10-4-1993"
-    )
-    message = refusal(folder)
-    assert "spencer-wi/jurisdiction.yaml: adopted:" in message
-    assert "YYYY-MM-DD" in message
-
-
-def test_a_parameter_value_without_a_citation_is_refused(tmp_path: Path) -> None:
-    folder = broken(
-        tmp_path,
-        "spencer-wi",
-        "parameters.yaml",
-        "      citation: § 413-7A(3)\n      text: affecting a surface",
-        "      text: affecting a surface",
-    )
-    message = refusal(folder)
-    assert "spencer-wi/parameters.yaml" in message
-    assert "area_trigger.values.1993-10-04.citation" in message
-    assert "required but missing" in message
-
-
-def test_a_null_value_without_not_in_text_is_refused(tmp_path: Path) -> None:
-    folder = broken(
-        tmp_path, "spencer-wi", "parameters.yaml", "      value: 4000", "      value: null"
-    )
-    message = refusal(folder)
-    assert "spencer-wi/parameters.yaml" in message
-    assert "area_trigger.values.1993-10-04.value" in message
-    assert "not_in_text" in message
-
-
-def test_a_clerk_set_amount_that_loses_its_reason_is_refused(tmp_path: Path) -> None:
-    folder = broken(
-        tmp_path,
-        "new-glarus-wi",
-        "parameters.yaml",
-        "      not_in_text: the fee schedule is kept on file by the Village Administrator, "
-        "outside the chapter\n",
-        "",
-    )
-    message = refusal(folder)
-    assert "new-glarus-wi/parameters.yaml" in message
-    assert "application_fee.values.2002-12-03.value" in message
-    assert "not_in_text" in message
-
-
-def test_a_number_written_as_text_is_refused(tmp_path: Path) -> None:
-    folder = broken(
-        tmp_path, "spencer-wi", "parameters.yaml", "      value: 4000", '      value: "4000"'
-    )
-    message = refusal(folder)
-    assert "area_trigger.values.1993-10-04.value" in message
-    assert "expected a number" in message
-
-
-def test_a_value_dated_before_adoption_is_refused(tmp_path: Path) -> None:
-    folder = broken(
-        tmp_path,
-        "spencer-wi",
-        "parameters.yaml",
-        "    1993-10-04:\n      value: 4000",
-        "    1993-10-03:\n      value: 4000",
-    )
-    message = refusal(folder)
-    assert "area_trigger.values.1993-10-03" in message
-    assert "before the chapter's adoption" in message
-
-
-def test_a_volume_threshold_against_an_area_fact_is_refused_for_its_unit(tmp_path: Path) -> None:
-    folder = broken(
-        tmp_path,
-        "spencer-wi",
-        "rules.yaml",
-        "{fact: disturbed_area, at_least: area_trigger}",
-        "{fact: disturbed_area, at_least: volume_trigger}",
-    )
-    message = refusal(folder)
-    assert "spencer-wi/rules.yaml" in message
-    assert "triggers[2].when.at_least" in message
-    assert "volume_trigger" in message
-    assert "does not fit disturbed_area" in message
-
-
-def test_a_condition_naming_no_parameter_is_refused(tmp_path: Path) -> None:
-    folder = broken(
-        tmp_path,
-        "spencer-wi",
-        "rules.yaml",
-        "{fact: disturbed_area, at_least: area_trigger}",
-        "{fact: disturbed_area, at_least: area_trigger_typo}",
-    )
-    message = refusal(folder)
-    assert "triggers[2].when.at_least" in message
-    assert "names no parameter" in message
-
-
-def test_a_citation_to_a_section_not_in_the_map_is_refused(tmp_path: Path) -> None:
-    folder = broken(
-        tmp_path, "spencer-wi", "rules.yaml", "citation: § 413-7A(3)\n", "citation: § 413-99A\n"
-    )
-    message = refusal(folder)
-    assert "spencer-wi/rules.yaml" in message
-    assert "triggers[2].citation" in message
-    assert "§ 413-99A" in message
-    assert "section map lacks" in message
-
-
-def test_a_citation_to_another_chapter_is_refused(tmp_path: Path) -> None:
-    folder = broken(
-        tmp_path,
-        "new-glarus-wi",
-        "rules.yaml",
-        "    citation: § 135-4A(1)(a)\n",
-        "    citation: § 413-7A(3)\n",
-    )
-    message = refusal(folder)
-    assert "new-glarus-wi/rules.yaml" in message
-    assert "triggers[0].citation" in message
-    assert "another chapter" in message
-
-
-def test_a_string_that_is_not_a_citation_is_refused(tmp_path: Path) -> None:
-    folder = broken(
-        tmp_path,
-        "spencer-wi",
-        "rules.yaml",
-        "citation: § 413-7A(3)\n",
-        "citation: section seven of the chapter\n",
-    )
-    message = refusal(folder)
-    assert "spencer-wi/rules.yaml" in message
-    assert "triggers[2].citation" in message
-    assert "is not a citation" in message
-
-
-def test_a_parameter_citation_outside_the_map_is_refused_in_parameters_yaml(
-    tmp_path: Path,
-) -> None:
-    folder = broken(
-        tmp_path,
-        "spencer-wi",
-        "parameters.yaml",
-        "      citation: § 413-7A(3)\n",
-        "      citation: § 413-99A\n",
-    )
-    message = refusal(folder)
-    assert "spencer-wi/parameters.yaml" in message
-    assert "area_trigger.values.1993-10-04.citation" in message
-    assert "section map lacks" in message
-
-
-def test_an_unknown_fact_in_a_condition_is_refused(tmp_path: Path) -> None:
-    folder = broken(
-        tmp_path,
-        "spencer-wi",
-        "rules.yaml",
-        "{fact: disturbed_area, at_least: area_trigger}",
-        "{fact: lot_size, at_least: area_trigger}",
-    )
-    message = refusal(folder)
-    assert "spencer-wi/rules.yaml" in message
-    assert "triggers[2].when.fact" in message
-    assert "lot_size" in message
-    assert "not a fact" in message
-
-
-def test_an_exemption_overridden_by_no_trigger_is_refused(tmp_path: Path) -> None:
-    folder = broken(
-        tmp_path,
-        "new-glarus-wi",
-        "rules.yaml",
-        "    when: {fact: federal_npdes_exempt, is: true}\n"
-        "    overridden_by: [designated-by-administrator]\n",
-        "    when: {fact: federal_npdes_exempt, is: true}\n"
-        "    overridden_by: [designated-by-mayor]\n",
-    )
-    message = refusal(folder)
-    assert "new-glarus-wi/rules.yaml" in message
-    assert "exemptions[0].overridden_by" in message
-    assert "designated-by-mayor" in message
-
-
-def test_invalid_yaml_names_the_file_and_the_line(tmp_path: Path) -> None:
-    folder = broken(
-        tmp_path, "spencer-wi", "parameters.yaml", "area_trigger:\n", "area_trigger: [unclosed\n"
-    )
-    message = refusal(folder)
-    assert "spencer-wi/parameters.yaml" in message
-    assert "line " in message
-    assert "not valid YAML" in message
 
 
 def test_a_tab_in_the_indentation_is_invalid_yaml_naming_the_file(tmp_path: Path) -> None:
@@ -380,8 +124,200 @@ def test_a_missing_file_is_named(tmp_path: Path) -> None:
     assert "missing" in message
 
 
-def test_a_folder_whose_id_differs_from_its_name_is_refused(tmp_path: Path) -> None:
-    folder = broken(tmp_path, "spencer-wi", "jurisdiction.yaml", "id: spencer-wi", "id: spencer")
-    message = refusal(folder)
-    assert "spencer-wi/jurisdiction.yaml: id:" in message
-    assert "'spencer'" in message
+# --- broken copies: each is refused with the file, the dotted key and the reason ---
+
+BROKEN = [
+    pytest.param(
+        "spencer-wi",
+        "parameters.yaml",
+        "  unit: ft**2\n  values:\n    1993-10-04:\n      value: 4000",
+        "  unit: ft**2\n  colour: red\n  values:\n    1993-10-04:\n      value: 4000",
+        ["spencer-wi/parameters.yaml", "area_trigger.colour", "unknown key"],
+        id="an unknown key names the file the dotted key and the allowed keys",
+    ),
+    pytest.param(
+        "new-glarus-wi",
+        "rules.yaml",
+        "    citation: § 135-4A(1)(a)\n",
+        "    citation: § 135-4A(1)(a)\n    colour: red\n",
+        ["new-glarus-wi/rules.yaml", "triggers[0].colour", "unknown key"],
+        id="an unknown key in the rules names its place in the list",
+    ),
+    pytest.param(
+        "spencer-wi",
+        "parameters.yaml",
+        "volume_trigger:\n",
+        "area_trigger:\n",
+        ["spencer-wi/parameters.yaml", "area_trigger", "duplicate key"],
+        id="a top level duplicate key names the file the key and both lines",
+    ),
+    pytest.param(
+        "spencer-wi",
+        "parameters.yaml",
+        "    1993-10-04:\n      value: 4000",
+        "    1993-13-04:\n      value: 4000",
+        ["spencer-wi/parameters.yaml", "area_trigger.values", "1993-13-04"],
+        id="an impossible date as a parameter key names the file and the key",
+    ),
+    pytest.param(
+        "spencer-wi",
+        "jurisdiction.yaml",
+        "adopted: 1993-10-04",
+        "adopted: 1993-13-04",
+        ["spencer-wi/jurisdiction.yaml", "adopted", "1993-13-04"],
+        id="an impossible adoption date names the file and the key",
+    ),
+    pytest.param(
+        "spencer-wi",
+        "jurisdiction.yaml",
+        "adopted: 1993-10-04",
+        "adopted: 10-4-1993",
+        ["spencer-wi/jurisdiction.yaml: adopted:", "YYYY-MM-DD"],
+        id="a date that is text names the key and asks for yyyy mm dd",
+    ),
+    pytest.param(
+        "spencer-wi",
+        "parameters.yaml",
+        "      citation: § 413-7A(3)\n      text: affecting a surface",
+        "      text: affecting a surface",
+        [
+            "spencer-wi/parameters.yaml",
+            "area_trigger.values.1993-10-04.citation",
+            "required but missing",
+        ],
+        id="a parameter value without a citation is refused",
+    ),
+    pytest.param(
+        "spencer-wi",
+        "parameters.yaml",
+        "      value: 4000",
+        "      value: null",
+        ["spencer-wi/parameters.yaml", "area_trigger.values.1993-10-04.value", "not_in_text"],
+        id="a null value without not in text is refused",
+    ),
+    pytest.param(
+        "new-glarus-wi",
+        "parameters.yaml",
+        "      not_in_text: the fee schedule is kept on file by the Village Administrator, "
+        "outside the chapter\n",
+        "",
+        ["new-glarus-wi/parameters.yaml", "application_fee.values.2002-12-03.value", "not_in_text"],
+        id="a clerk set amount that loses its reason is refused",
+    ),
+    pytest.param(
+        "spencer-wi",
+        "parameters.yaml",
+        "      value: 4000",
+        '      value: "4000"',
+        ["area_trigger.values.1993-10-04.value", "expected a number"],
+        id="a number written as text is refused",
+    ),
+    pytest.param(
+        "spencer-wi",
+        "parameters.yaml",
+        "    1993-10-04:\n      value: 4000",
+        "    1993-10-03:\n      value: 4000",
+        ["area_trigger.values.1993-10-03", "before the chapter's adoption"],
+        id="a value dated before adoption is refused",
+    ),
+    pytest.param(
+        "spencer-wi",
+        "rules.yaml",
+        "{fact: disturbed_area, at_least: area_trigger}",
+        "{fact: disturbed_area, at_least: volume_trigger}",
+        [
+            "spencer-wi/rules.yaml",
+            "triggers[2].when.at_least",
+            "volume_trigger",
+            "does not fit disturbed_area",
+        ],
+        id="a volume threshold against an area fact is refused for its unit",
+    ),
+    pytest.param(
+        "spencer-wi",
+        "rules.yaml",
+        "{fact: disturbed_area, at_least: area_trigger}",
+        "{fact: disturbed_area, at_least: area_trigger_typo}",
+        ["triggers[2].when.at_least", "names no parameter"],
+        id="a condition naming no parameter is refused",
+    ),
+    pytest.param(
+        "spencer-wi",
+        "rules.yaml",
+        "citation: § 413-7A(3)\n",
+        "citation: § 413-99A\n",
+        ["spencer-wi/rules.yaml", "triggers[2].citation", "§ 413-99A", "section map lacks"],
+        id="a citation to a section not in the map is refused",
+    ),
+    pytest.param(
+        "new-glarus-wi",
+        "rules.yaml",
+        "    citation: § 135-4A(1)(a)\n",
+        "    citation: § 413-7A(3)\n",
+        ["new-glarus-wi/rules.yaml", "triggers[0].citation", "another chapter"],
+        id="a citation to another chapter is refused",
+    ),
+    pytest.param(
+        "spencer-wi",
+        "rules.yaml",
+        "citation: § 413-7A(3)\n",
+        "citation: section seven of the chapter\n",
+        ["spencer-wi/rules.yaml", "triggers[2].citation", "is not a citation"],
+        id="a string that is not a citation is refused",
+    ),
+    pytest.param(
+        "spencer-wi",
+        "parameters.yaml",
+        "      citation: § 413-7A(3)\n",
+        "      citation: § 413-99A\n",
+        [
+            "spencer-wi/parameters.yaml",
+            "area_trigger.values.1993-10-04.citation",
+            "section map lacks",
+        ],
+        id="a parameter citation outside the map is refused in parameters yaml",
+    ),
+    pytest.param(
+        "spencer-wi",
+        "rules.yaml",
+        "{fact: disturbed_area, at_least: area_trigger}",
+        "{fact: lot_size, at_least: area_trigger}",
+        ["spencer-wi/rules.yaml", "triggers[2].when.fact", "lot_size", "not a fact"],
+        id="an unknown fact in a condition is refused",
+    ),
+    pytest.param(
+        "new-glarus-wi",
+        "rules.yaml",
+        "    when: {fact: federal_npdes_exempt, is: true}\n"
+        "    overridden_by: [designated-by-administrator]\n",
+        "    when: {fact: federal_npdes_exempt, is: true}\n"
+        "    overridden_by: [designated-by-mayor]\n",
+        ["new-glarus-wi/rules.yaml", "exemptions[0].overridden_by", "designated-by-mayor"],
+        id="an exemption overridden by no trigger is refused",
+    ),
+    pytest.param(
+        "spencer-wi",
+        "parameters.yaml",
+        "area_trigger:\n",
+        "area_trigger: [unclosed\n",
+        ["spencer-wi/parameters.yaml", "line ", "not valid YAML"],
+        id="invalid yaml names the file and the line",
+    ),
+    pytest.param(
+        "spencer-wi",
+        "jurisdiction.yaml",
+        "id: spencer-wi",
+        "id: spencer",
+        ["spencer-wi/jurisdiction.yaml: id:", "'spencer'"],
+        id="a folder whose id differs from its name is refused",
+    ),
+]
+
+
+@pytest.mark.parametrize("jurisdiction, file, old, new, says", BROKEN)
+def test_a_broken_copy_is_refused_naming_what_is_wrong(
+    tmp_path: Path, jurisdiction: str, file: str, old: str, new: str, says: list[str]
+) -> None:
+    message = refusal(broken(tmp_path, jurisdiction, file, old, new))
+    for needle in says:
+        assert needle in message, f"{needle!r} not in {message!r}"

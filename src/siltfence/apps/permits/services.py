@@ -289,18 +289,12 @@ def application_checklist_set(*, application: Application, user: Any, items: lis
     chosen = sorted({i for i in items if 0 <= i < len(contents)})
     with transaction.atomic():
         locked = Application.objects.select_for_update().get(pk=application.pk)
-        before = _snapshot(locked)
-        locked.checklist = chosen
-        locked.save(update_fields=["checklist"])
-        event_record(
+        _transition(
+            locked,
             actor=user,
-            entity="application",
-            entity_id=locked.pk,
             action="application_checklist_set",
-            village=locked.village_id,
-            citation=(application.determination.get("plan") or {}).get("citation", ""),
-            before=before,
-            after=_snapshot(locked),
+            citation=(locked.determination.get("plan") or {}).get("citation", ""),
+            checklist=chosen,
         )
     application.refresh_from_db()
 
@@ -361,19 +355,14 @@ def fee_payment_record(
     _require_staff(staff, application, ordinance)
     with transaction.atomic():
         locked = Application.objects.select_for_update().get(pk=application.pk)
-        before = _snapshot(locked)
-        locked.fee_paid_on = paid_on
-        locked.fee_amount = amount
-        locked.save(update_fields=["fee_paid_on", "fee_amount"])
-        event_record(
+        _transition(
+            locked,
             actor=staff,
-            entity="application",
-            entity_id=locked.pk,
             action="fee_payment_record",
-            village=locked.village_id,
-            citation=ordinance.parameters["application_fee"].values[-1].citation,
-            before=before,
-            after={**_snapshot(locked), "amount": str(amount)},
+            citation=ordinance.parameter("application_fee", paid_on).citation,
+            after_extra={"amount": str(amount)},
+            fee_paid_on=paid_on,
+            fee_amount=amount,
         )
     application.refresh_from_db()
 
@@ -821,7 +810,7 @@ def fee_schedule_set(
     """The clerk enters the fee the village set; it applies to applications from that date."""
     ordinance = _ordinance(village)
     _require_staff(staff, village, ordinance)
-    citation = ordinance.parameters["application_fee"].values[-1].citation
+    citation = ordinance.parameter("application_fee", effective_from).citation
     with transaction.atomic():
         fee, created = FeeSchedule.objects.update_or_create(
             village=village,

@@ -16,7 +16,6 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from siltfence.apps.permits import services
 from siltfence.apps.permits.clocks import decision_due_if_filed, review_clock
-from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.models import Application, ApplicationStatus, Village
 from siltfence.apps.permits.selectors import applications_visible_to
 from siltfence.apps.web.forms import ApplyForm, ResponseForm, UploadForm
@@ -143,7 +142,7 @@ def application_checklist(request: HttpRequest, pk: int) -> HttpResponse:
     items = [int(v) for v in request.POST.getlist("items") if v.isdigit()]
     try:
         services.application_checklist_set(application=application, user=request.user, items=items)
-    except ActionRefused as exc:
+    except SiltfenceError as exc:
         _refused(request, exc)
     return redirect("web:portal-application", pk=pk)
 
@@ -179,7 +178,7 @@ def application_submit(request: HttpRequest, pk: int) -> HttpResponse:
     application = applicant_application(request, pk)
     try:
         services.application_submit(application=application, user=request.user, at=timezone.now())
-    except ActionRefused as exc:
+    except SiltfenceError as exc:
         _refused(request, exc)
     else:
         messages.success(request, "Application filed. The review clock has started.")
@@ -201,7 +200,7 @@ def application_respond(request: HttpRequest, pk: int) -> HttpResponse:
             response=form.cleaned_data["response"],
             at=timezone.now(),
         )
-    except ActionRefused as exc:
+    except SiltfenceError as exc:
         _refused(request, exc)
     else:
         messages.success(request, "Information sent. The shorter review clock has started.")

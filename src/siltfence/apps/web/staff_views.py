@@ -18,7 +18,6 @@ from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import is_applicant_of, is_staff_of, village_ids
 from siltfence.apps.permits import services
 from siltfence.apps.permits.clocks import application_timeline, review_clock
-from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.models import (
     Application,
     FeeSchedule,
@@ -367,13 +366,21 @@ def village_closure(request: HttpRequest, village: str) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, f"closure: {form.errors.as_text()}")
     elif request.POST.get("remove"):
-        services.office_closure_remove(
-            village=place, staff=request.user, day=form.cleaned_data["day"]
+        _done(
+            request,
+            lambda: services.office_closure_remove(
+                village=place, staff=request.user, day=form.cleaned_data["day"]
+            ),
+            "Closure removed.",
         )
-        messages.success(request, "Closure removed.")
     else:
-        services.office_closure_add(village=place, staff=request.user, **form.cleaned_data)
-        messages.success(request, "Closure added.")
+        _done(
+            request,
+            lambda: services.office_closure_add(
+                village=place, staff=request.user, **form.cleaned_data
+            ),
+            "Closure added.",
+        )
     return redirect("web:village-settings", village=village)
 
 
@@ -386,10 +393,11 @@ def village_fee(request: HttpRequest, village: str) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, f"fee: {form.errors.as_text()}")
     else:
-        try:
-            services.fee_schedule_set(village=place, staff=request.user, **form.cleaned_data)
-        except ActionRefused as exc:
-            messages.error(request, str(exc))
-        else:
-            messages.success(request, "Fee schedule updated.")
+        _done(
+            request,
+            lambda: services.fee_schedule_set(
+                village=place, staff=request.user, **form.cleaned_data
+            ),
+            "Fee schedule updated.",
+        )
     return redirect("web:village-settings", village=village)

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from siltfence.core.timeline.context import Context, moment_label, not_before
-from siltfence.core.timeline.counting import day_label
+from siltfence.core.timeline.counting import DayDeadline, HourDeadline, day_label
 from siltfence.core.timeline.events import Event
 from siltfence.core.timeline.model import Duty, Permit
 from siltfence.core.timeline.rain import Storm, storms, to_tenths_mm
@@ -56,17 +56,13 @@ def _start_notices_after(ctx: Context, rule: Mapping[str, Any]) -> list[Duty]:
         if met is not None:
             used.add(met.index)
         duties.append(
-            Duty(
-                kind="start_notice",
-                party=rule["party"],
-                due=deadline.due,
-                citation=rule["citation"],
+            Duty.by_rule(
+                rule,
+                deadline,
                 because=(
                     f"land disturbing activity commenced {moment_label(start)}; notify the "
                     f"{ctx.authority()} within {hours} hours"
                 ),
-                counting=deadline.counting,
-                moved=deadline.moved,
                 met_by=met,
             )
         )
@@ -113,14 +109,10 @@ def _start_notices_before(ctx: Context, rule: Mapping[str, Any]) -> list[Duty]:
         if met is not None:
             used.add(met.index)
         duties.append(
-            Duty(
-                kind="start_notice",
-                party=rule["party"],
-                due=deadline.due,
-                citation=rule["citation"],
+            Duty.by_rule(
+                rule,
+                deadline,
                 because=f"{what}; notify the {ctx.authority()} {hours} hours before",
-                counting=deadline.counting,
-                moved=deadline.moved,
                 met_by=met,
                 extra={"source": source.ref()},
             )
@@ -157,17 +149,13 @@ def completion_notices(ctx: Context) -> list[Duty]:
         ]
         name = installed.fields.get("description", word)
         duties.append(
-            Duty(
-                kind="measure_completion_notice",
-                party=rule["party"],
-                due=deadline.due,
-                citation=rule["citation"],
+            Duty.by_rule(
+                rule,
+                deadline,
                 because=(
                     f"{name} {measure} installed {installed.day.isoformat()}; "
                     f"notice within {n} days"
                 ),
-                counting=deadline.counting,
-                moved=deadline.moved,
                 met_by=notices[0] if notices else None,
                 extra={"measure": measure},
             )
@@ -223,27 +211,20 @@ def rain_inspections(ctx: Context) -> list[Duty]:
                     [rule["citation"]],
                 )
             hours = ctx.whole(rule["period"], first.day)
-            hour_deadline = ctx.rule.hours_after(storm.end, hours)
-            due: datetime.date | datetime.datetime = hour_deadline.due
-            counting, moved = hour_deadline.counting, hour_deadline.moved
+            deadline: DayDeadline | HourDeadline = ctx.rule.hours_after(storm.end, hours)
             because += f"; inspect within {hours} hours after it"
         else:
             # No deadline in the text (gap 3): the end of the next day after the storm.
             ctx.gap("rain-inspection-deadline")
             end_day = storm.end.date() if storm.end.time() != datetime.time(0) else storm.last_day
-            day_deadline = ctx.rule.days_after(end_day, 1)
-            due, counting, moved = day_deadline.due, day_deadline.counting, day_deadline.moved
+            deadline = ctx.rule.days_after(end_day, 1)
             because += "; inspect after it (no deadline in the text: the next day is taken)"
         met = next((i for i in inspections if i.at >= storm.start), None)
         duties.append(
-            Duty(
-                kind="rain_inspection",
-                party=rule["party"],
-                due=due,
-                citation=rule["citation"],
+            Duty.by_rule(
+                rule,
+                deadline,
                 because=because,
-                counting=counting,
-                moved=moved,
                 met_by=met,
                 extra={
                     "rain": {
@@ -303,14 +284,10 @@ def weekly_inspections(ctx: Context) -> list[Duty]:
     def duty_from(day: datetime.date, what: str) -> Duty:
         n = ctx.whole(rule["period"], day)
         deadline = ctx.rule.days_after(day, n)
-        return Duty(
-            kind="weekly_inspection",
-            party=rule["party"],
-            due=deadline.due,
-            citation=rule["citation"],
+        return Duty.by_rule(
+            rule,
+            deadline,
             because=f"{what}; inspect at least once each week ({n} days)",
-            counting=deadline.counting,
-            moved=deadline.moved,
         )
 
     current = duty_from(anchor_day, anchor_what)
@@ -358,17 +335,13 @@ def stabilizations(ctx: Context) -> list[Duty]:
             [rule["citation"]],
         )
         duties.append(
-            Duty(
-                kind="stabilization",
-                party=rule["party"],
-                due=deadline.due,
-                citation=rule["citation"],
+            Duty.by_rule(
+                rule,
+                deadline,
                 because=(
                     f"area {area} inactive since {inactive.day.isoformat()}; stabilize within "
                     f"{n} days by {seeding}"
                 ),
-                counting=deadline.counting,
-                moved=deadline.moved,
                 met_by=done[0] if done else None,
                 extra={"area": area},
             )

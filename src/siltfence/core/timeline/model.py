@@ -4,10 +4,11 @@ fields (``met_by``, ``counting``, ``moved``, ``late``; ``permit.issued``...)."""
 from __future__ import annotations
 
 import datetime
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from siltfence.core.timeline.counting import Counting
+from siltfence.core.timeline.counting import Counting, DayDeadline, HourDeadline
 from siltfence.core.timeline.events import Event
 
 DUTY_KINDS = (
@@ -37,6 +38,29 @@ class Duty:
     moved: str | None = None
     met_by: Event | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def by_rule(
+        cls,
+        rule: Mapping[str, Any],
+        deadline: DayDeadline | HourDeadline,
+        *,
+        because: str,
+        met_by: Event | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> Duty:
+        """The duty a ``duties:`` rule of the ordinance sets, due at ``deadline``."""
+        return cls(
+            kind=rule["kind"],
+            party=rule["party"],
+            due=deadline.due,
+            citation=rule["citation"],
+            because=because,
+            counting=deadline.counting,
+            moved=deadline.moved,
+            met_by=met_by,
+            extra=extra or {},
+        )
 
     @property
     def in_hours(self) -> bool:
