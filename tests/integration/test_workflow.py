@@ -464,3 +464,12 @@ def test_the_duties_api_counts_on_the_office_calendar_staff_keep(villages, peopl
     # office_closures in the request replaces the calendar: weekends only ends Dec 14.
     body["office_closures"] = []
     assert due() == "2026-12-14"
+
+
+def test_the_plan_checklist_is_frozen_once_the_application_is_filed(villages, people):
+    application = filed(villages, people, at=local(2026, 5, 1, 10))
+    ticked = list(application.checklist)
+    with pytest.raises(ActionRefused, match="only in a draft"):
+        services.application_checklist_set(application=application, user=people["owner"], items=[])
+    application.refresh_from_db()
+    assert application.checklist == ticked

@@ -15,6 +15,10 @@ CHAPTER_DOES_NOT_APPLY = (
     "facts: {village} Ch. {chapter} does not apply to this project, so no permit is needed "
     "(see the determination's findings)"
 )
+CHECKLIST_CLOSED = (
+    "status: the plan checklist can change only in a draft or when information was "
+    "requested; this application is {status}"
+)
 INCOMPLETE = "checklist: the plan is not complete; missing: {missing}"
 NO_PLAN_DOCUMENT = "documents: upload the {plan} (PDF) before submitting ({citation})"
 FEE_NOT_PAID = "fee: the application fee of ${amount} has not been recorded as paid ({citation})"

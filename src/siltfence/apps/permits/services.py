@@ -289,6 +289,12 @@ def application_checklist_set(*, application: Application, user: Any, items: lis
     chosen = sorted({i for i in items if 0 <= i < len(contents)})
     with transaction.atomic():
         locked = Application.objects.select_for_update().get(pk=application.pk)
+        # The checklist is part of what is filed: it changes only before filing, or when
+        # the village has asked for more information.
+        if locked.status not in (ApplicationStatus.DRAFT, ApplicationStatus.INFORMATION_REQUESTED):
+            raise ActionRefused(
+                errors.CHECKLIST_CLOSED.format(status=locked.status), field="status"
+            )
         _transition(
             locked,
             actor=user,
