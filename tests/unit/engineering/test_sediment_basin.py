@@ -53,6 +53,25 @@ def test_a_basin_just_under_1_percent_fails_the_area_rule():
     assert "enlarge the basin to at least 1,000 sq ft" in result.fix.lower()
 
 
+def test_a_basin_that_rounds_to_the_least_area_shows_enough_digits_to_see_it_is_under():
+    # 1% of 10 acres is 4,356 sq ft; a basin of 4,355.8 sq ft reads 4,356 at four figures.
+    result = check_sediment_basin(
+        drainage_area=10 * ACRE, basin_surface_area=4_355.8, basin_depth=3, runoff_coefficient=0.05
+    )
+    assert result.result is Outcome.FAIL
+    assert "its 4,355.8 sq ft is under 1% of the drainage area (4,356 sq ft)" in result.says
+
+
+def test_a_depth_that_rounds_to_3_feet_shows_enough_digits_to_see_it_is_under():
+    result = check_sediment_basin(
+        drainage_area=100_000,
+        basin_surface_area=1_000,
+        basin_depth=2.99999,
+        runoff_coefficient=0.05,
+    )
+    assert "its 2.99999 ft depth is under 3 ft" in result.says
+
+
 def test_a_basin_3_feet_deep_meets_the_depth_rule():
     result = check_sediment_basin(
         drainage_area=100_000, basin_surface_area=1_000, basin_depth=3, runoff_coefficient=0.05

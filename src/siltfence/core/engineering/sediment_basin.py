@@ -37,7 +37,7 @@ from siltfence.core.engineering.storms import (
     DesignStorm,
     checked_storms,
 )
-from siltfence.core.engineering.units import ACRE_FT2, FT, INCH, fmt, to_float
+from siltfence.core.engineering.units import ACRE_FT2, FT, INCH, fmt, fmt_apart, to_float
 
 CITATION = "§ 413-7B(5)(c)[2]"
 SURFACE_PERCENT = 1.0
@@ -243,13 +243,14 @@ def check_sediment_basin(
     problems: list[str] = []
     fixes: list[str] = []
     if not area_ok:
+        basin_text, least_text = fmt_apart(basin, least_area, "ft**2")
         problems.append(
-            f"its {fmt(basin, 'ft**2')} is under {percent:g}% of the drainage area "
-            f"({fmt(least_area, 'ft**2')})"
+            f"its {basin_text} is under {percent:g}% of the drainage area ({least_text})"
         )
         fixes.append(f"enlarge the basin to at least {fmt(least_area, 'ft**2')}")
     if not depth_ok:
-        problems.append(f"its {fmt(depth, 'ft')} depth is under {fmt(least_depth, 'ft')}")
+        depth_text, least_depth_text = fmt_apart(depth, least_depth, "ft")
+        problems.append(f"its {depth_text} depth is under {least_depth_text}")
         fixes.append(
             f"deepen it to at least {fmt(least_depth, 'ft')} and keep that depth by removing "
             "sediment"

@@ -15,7 +15,7 @@ from functools import partial
 
 from siltfence.core.engineering.errors import EngineeringInputError
 from siltfence.core.engineering.result import CheckResult, Method, Outcome, Step, make_result
-from siltfence.core.engineering.units import fmt, to_float
+from siltfence.core.engineering.units import fmt, fmt_apart, to_float
 
 CITATION = "§ 413-7B(3)"
 LAND_USES = ("residential", "commercial", "industrial", "institutional", "agricultural", "other")
@@ -91,7 +91,8 @@ def check_tracking(
         inputs[f"min_{name}"] = fmt(least_ft, "ft")
         steps.append(Step.of(f"graveled access {name}", "as given", given_ft, "ft"))
         if given_ft < least_ft:
-            short.append(f"its {name} of {fmt(given_ft, 'ft')} is under {fmt(least_ft, 'ft')}")
+            given_text, least_text = fmt_apart(given_ft, least_ft, "ft")
+            short.append(f"its {name} of {given_text} is under {least_text}")
     if short:
         return common(
             steps=steps,

@@ -212,3 +212,15 @@ def fmt(value: float, unit: str = "1", digits: int = 4) -> str:
     if label in {"%", "°F", "°C"}:
         return f"{number}{label}"
     return f"{number} {label}"
+
+
+def fmt_apart(value: float, limit: float, unit: str = "1") -> tuple[str, str]:
+    """``value`` and ``limit`` with enough significant figures to read differently when they
+    differ: ``4355.9, 4356, 'ft**2'`` -> ``('4,355.9 sq ft', '4,356 sq ft')``, not a basin
+    "under" a least area that reads the same."""
+    shown = (fmt(value, unit), fmt(limit, unit))
+    for digits in range(5, 16):
+        if value == limit or shown[0] != shown[1]:
+            break
+        shown = (fmt(value, unit, digits), fmt(limit, unit, digits))
+    return shown
