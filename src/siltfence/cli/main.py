@@ -19,6 +19,7 @@ import typer
 from click.exceptions import ClickException, UsageError
 
 from siltfence.cli.check import check as _check_command
+from siltfence.cli.rain import rain_app
 from siltfence.core.errors import SiltfenceError
 
 app = typer.Typer(
@@ -32,6 +33,7 @@ ordinances_app = typer.Typer(
     help="List, show and compare the encoded ordinances.", no_args_is_help=True
 )
 app.add_typer(ordinances_app, name="ordinances")
+app.add_typer(rain_app, name="rain")
 
 
 class Format(StrEnum):
@@ -118,6 +120,16 @@ def duties(
             'days; "" means weekends only'
         ),
     ] = None,
+    rain: Annotated[
+        str | None,
+        typer.Option(help="A rain file (any supported layout): its rains join the events"),
+    ] = None,
+    station: Annotated[
+        str | None, typer.Option(help="Station ID of the rain file's record to use")
+    ] = None,
+    site: Annotated[
+        str | None, typer.Option(help="The site as LAT,LON: shows the distance to the station")
+    ] = None,
     format: Annotated[Format, typer.Option(help="json or text")] = Format.json,
 ) -> None:
     """A permit's duties, deadlines, allowed enforcement steps and forfeiture, from its events."""
@@ -140,11 +152,22 @@ def duties(
     if office_closures is not None:
         items = [part for part in office_closures.split(",") if part.strip()]
         closures = parse_office_closures(items)
+    rain_used = None
+    if rain is not None:
+        from siltfence.cli.rain import file_rains
+
+        raw, rain_used = file_rains(raw, rain, zone, when, station=station, site=site)
     timeline = compute(ordinance, raw, when, closures).to_json()
+    if rain_used is not None:
+        timeline["rain"] = rain_used
     if format is Format.json:
         _print_json(timeline)
     else:
         sys.stdout.write(_duties_text(timeline))
+        if rain_used is not None:
+            from siltfence.cli.rain import rain_used_text
+
+            sys.stdout.write(rain_used_text(rain_used))
 
 
 def _duties_text(timeline: dict[str, Any]) -> str:

@@ -7,6 +7,7 @@ Public surface:
 - ``RainFile``: the lower-level streaming reader (``.format``, ``.readings()``);
 - ``storms_report(source, ordinance, start, end)``: the storms and which qualify;
 - ``rain_events(days, start, end, station)``: wet days as the timeline's ``rain`` events;
+- ``with_file_rains(events, source, zone, as_of)``: a permit's events with the file's rains;
 - ``registry()``, ``nearest(lat, lon)``, ``parse_point(text)``: the station list;
 - ``RainFileError``: bad input, naming the line.
 
@@ -22,6 +23,7 @@ from siltfence.core.ordinance.model import Ordinance
 from siltfence.core.rain.errors import RainFileError
 from siltfence.core.rain.lines import MAX_BYTES
 from siltfence.core.rain.readings import Reading
+from siltfence.core.rain.record_events import with_file_rains
 from siltfence.core.rain.sniff import FORMATS, RainFile
 from siltfence.core.rain.source import RainSource, open_rain
 from siltfence.core.rain.stations import Station, nearest, parse_point, registry
@@ -116,4 +118,5 @@ __all__ = [
     "rain_events",
     "registry",
     "storms_report",
+    "with_file_rains",
 ]

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import datetime
 import math
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from siltfence.core.dates import DateRefused, read_date, read_date_or_datetime
 from siltfence.core.errors import SiltfenceError
 from siltfence.core.quantities import UnitMismatch, to_unit
 
@@ -81,12 +81,10 @@ def _bool(value: Any, path: str, zone: datetime.tzinfo) -> bool:
 
 
 def _date(value: Any, path: str, zone: datetime.tzinfo) -> datetime.date:
-    if isinstance(value, str) and _DATE.fullmatch(value.strip()):
-        try:
-            return _in_range(datetime.date.fromisoformat(value.strip()), path)
-        except ValueError:
-            pass
-    raise EventError(path, f"expected a date written YYYY-MM-DD, got {_shown(value)}")
+    try:
+        return read_date(value)
+    except DateRefused as exc:
+        raise EventError(path, str(exc)) from None
 
 
 def _moment(value: Any, path: str, zone: datetime.tzinfo) -> tuple[datetime.datetime, bool]:
@@ -155,8 +153,6 @@ EVENT_TYPES: Mapping[str, Mapping[str, FieldSpec]] = {
 }
 COMMON_FIELDS = {"type", "at", "id"}
 
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-
 
 def _shown(value: Any) -> str:
     if isinstance(value, str):
@@ -170,37 +166,16 @@ def _shown(value: Any) -> str:
     return {"list": "a list", "dict": "an object"}.get(type(value).__name__, type(value).__name__)
 
 
-# Deadlines are counted forward from events, so a date near the end of the calendar
-# would overflow; no permit's record runs outside these years.
-YEARS = (1900, 2199)
-
-
-def _in_range(day: datetime.date, path: str) -> datetime.date:
-    if not YEARS[0] <= day.year <= YEARS[1]:
-        raise EventError(path, f"expected a date from {YEARS[0]} to {YEARS[1]}, got {day}")
-    return day
-
-
 def parse_moment(value: Any, path: str, zone: datetime.tzinfo) -> tuple[datetime.datetime, bool]:
-    """An ISO 8601 date or datetime as a local aware datetime, and whether it had a time."""
-    reason = f"expected an ISO 8601 date or datetime, got {_shown(value)}"
-    if not isinstance(value, str):
-        raise EventError(path, reason)
-    text = value.strip()
-    if _DATE.fullmatch(text):
-        try:
-            day = datetime.date.fromisoformat(text)
-        except ValueError:
-            raise EventError(path, reason) from None
-        _in_range(day, path)
-        return datetime.datetime.combine(day, datetime.time(0), tzinfo=zone), False
-    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}.*", text):
-        raise EventError(path, reason)
+    """A date (YYYY-MM-DD) or a datetime (YYYY-MM-DDTHH:MM[:SS][offset], read by
+    ``siltfence.core.dates``) as a local aware datetime, and whether it had a time."""
     try:
-        moment = datetime.datetime.fromisoformat(text)
-    except ValueError:
-        raise EventError(path, reason) from None
-    _in_range(moment.date(), path)
+        read, has_time = read_date_or_datetime(value)
+    except DateRefused as exc:
+        raise EventError(path, str(exc)) from None
+    if not isinstance(read, datetime.datetime) or not has_time:
+        return datetime.datetime.combine(read, datetime.time(0), tzinfo=zone), False
+    moment = read
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=zone)
     return moment.astimezone(zone), True
