@@ -109,7 +109,8 @@ def test_a_bad_event_exits_2_with_one_line_naming_the_field():
     assert run.returncode == 2
     assert run.stdout == ""
     assert run.stderr == (
-        "siltfence: events[1].at: expected an ISO 8601 date or datetime, got 'x'\n"
+        "siltfence: events[1].at: expected an ISO 8601 date or datetime, got 'x' "
+        "(write YYYY-MM-DD, or YYYY-MM-DDTHH:MM with a time)\n"
     )
 
 

@@ -326,11 +326,23 @@ def audit_verify() -> None:
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "siltfence.config.settings")
     import django
+    from django.core.exceptions import ImproperlyConfigured
+    from django.db import DatabaseError
 
-    django.setup()
+    try:
+        django.setup()
+    except (ImproperlyConfigured, ValueError) as exc:
+        raise BadInput(f"settings: {exc}") from None
     from siltfence.apps.audit.chain import chain_verify
 
-    result = chain_verify()
+    try:
+        result = chain_verify()
+    except DatabaseError as exc:
+        cause = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise BadInput(
+            f"database: cannot read the audit record ({cause}); "
+            "check DATABASE_URL and that the database is migrated"
+        ) from None
     if result.ok:
         sys.stdout.write(f"audit chain intact: {result.checked} events verified\n")
         return
@@ -344,7 +356,9 @@ def audit_verify() -> None:
 def run() -> None:
     """Console entry point: one clear line and exit 2 on bad input."""
     try:
-        app(standalone_mode=False)
+        # Without standalone mode click returns a command's typer.Exit code instead of
+        # exiting with it; pass it on, so `audit verify` on a broken chain exits 1.
+        status = app(standalone_mode=False)
     except (SiltfenceError, BadInput) as exc:
         sys.stderr.write(f"siltfence: {exc}\n")
         sys.exit(2)
@@ -359,3 +373,5 @@ def run() -> None:
     except ClickException as exc:
         sys.stderr.write(f"siltfence: {exc.format_message()}\n")
         sys.exit(exc.exit_code)
+    if isinstance(status, int) and status != 0:
+        sys.exit(status)
