@@ -1,6 +1,7 @@
 """Check an upload before it is stored: size, real type against the claimed one, and for
-GeoJSON, the geometry itself. Stored files get server-made names and are only ever
-served as attachments, never inline."""
+GeoJSON, the geometry itself. Stored files get server-made names whose extension comes
+from the type found in the contents, never from the uploader's file name, and are only
+ever served as attachments, never inline."""
 
 from __future__ import annotations
 
@@ -13,12 +14,15 @@ from django.conf import settings
 
 from siltfence.apps.permits.errors import ActionRefused
 
-ALLOWED = {
-    "application/pdf": ".pdf",
-    "image/png": ".png",
-    "image/jpeg": ".jpg",
-    "application/geo+json": ".geojson",
+# The types accepted, and every extension a file of the type may carry; the first is the
+# one a stored file gets.
+EXTENSIONS = {
+    "application/pdf": (".pdf",),
+    "image/png": (".png",),
+    "image/jpeg": (".jpg", ".jpeg"),
+    "application/geo+json": (".geojson", ".json"),
 }
+ALLOWED = {content_type: names[0] for content_type, names in EXTENSIONS.items()}
 ALIASES = {
     "image/jpg": "image/jpeg",
     "image/pjpeg": "image/jpeg",
@@ -34,8 +38,8 @@ GEOJSON_KIND = "kind: a GeoJSON file is uploaded as site geometry"
 
 @dataclass(frozen=True)
 class CheckedUpload:
-    content_type: str
-    extension: str
+    content_type: str  # the type found in the contents (the claim must agree with it)
+    extension: str  # of that type: what the stored name ends with
     display_name: str
 
 
@@ -87,4 +91,18 @@ def checked_upload(*, name: str, content: bytes, claimed_type: str, kind: str) -
         from siltfence.core.engineering.geometry import parse_geojson
 
         parse_geojson(json.loads(content.decode("utf-8")), field="file")
-    return CheckedUpload(claimed, ALLOWED[claimed], display)
+    return CheckedUpload(actual, ALLOWED[actual], display)
+
+
+def download_name(name: str, content_type: str) -> str:
+    """The name a download is saved under: the uploader's name, with the extension of the
+    type found in the contents. "evil.html" holding a PDF downloads as "evil.pdf", so a
+    saved copy opens as what it is, not in a browser as a web page."""
+    display = _display_name(name)
+    extensions = EXTENSIONS.get(content_type)
+    if extensions is None:
+        return display
+    stem, extension = os.path.splitext(display)
+    if extension.lower() in extensions:
+        return display
+    return f"{stem or 'upload'}{extensions[0]}"

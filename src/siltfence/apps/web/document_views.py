@@ -1,28 +1,66 @@
-"""Documents are served only as attachments, to people who may see the application."""
+"""Documents are served only as attachments, to people who may see the application.
+
+A document whose record is in the database but whose file is not on the server (a
+database restored without the uploads folder) answers a plain "file missing" page that
+says whom to ask, and is logged as an error for whoever runs the server.
+"""
 
 from __future__ import annotations
 
+import logging
+
 from django.contrib.auth.decorators import login_required
-from django.http import FileResponse, HttpRequest
-from django.shortcuts import get_object_or_404
+from django.http import FileResponse, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from siltfence.apps.permits.models import Document
 from siltfence.apps.permits.selectors import applications_visible_to
+from siltfence.apps.permits.uploads import download_name
+from siltfence.core.ordinance.loader import load
+
+logger = logging.getLogger("siltfence.documents")
 
 
 @login_required
 @require_GET
-def download(request: HttpRequest, pk: int) -> FileResponse:
+def download(request: HttpRequest, pk: int) -> HttpResponse:
     document = get_object_or_404(
-        Document.objects.filter(application__in=applications_visible_to(request.user)), pk=pk
+        Document.objects.filter(
+            application__in=applications_visible_to(request.user)
+        ).select_related("application"),
+        pk=pk,
     )
+    try:
+        handle = document.file.open("rb")
+    except FileNotFoundError:
+        return _file_missing(request, document)
     response = FileResponse(
-        document.file.open("rb"),
+        handle,
         as_attachment=True,
-        filename=document.original_name,
+        filename=download_name(document.original_name, document.content_type),
         content_type=document.content_type,
     )
     response["X-Content-Type-Options"] = "nosniff"
     response["Content-Security-Policy"] = "default-src 'none'; sandbox"
     return response
+
+
+def _file_missing(request: HttpRequest, document: Document) -> HttpResponse:
+    application = document.application
+    logger.error(
+        "document %s of application %s: its file %s is missing from the uploads folder "
+        "(sha256 %s); restore the uploads folder from the backup taken with the database",
+        document.pk,
+        application.number,
+        document.file.name,
+        document.sha256,
+    )
+    ordinance = load(application.village_id)
+    context = {
+        "document": document,
+        "application": application,
+        "authority": ordinance.authority_title,
+        "village": ordinance.name,
+    }
+    return render(request, "web/document_missing.html", context, status=404)
