@@ -78,12 +78,13 @@ def test_the_new_glarus_version_is_the_text_adopted_in_2002() -> None:
     assert "135" in result["ordinance"]["title"]
 
 
-def test_plan_is_null_and_requirements_empty_where_the_chapter_does_not_apply() -> None:
+def test_plan_is_null_and_no_permit_requirement_attaches_where_the_chapter_does_not_apply() -> None:
+    # Only the duties that bind every construction site remain (Spencer § 413-11B).
     for jurisdiction in ("spencer-wi", "new-glarus-wi"):
         result = as_json(jurisdiction, {"disturbed_area": 3999})
         assert result["applies"] is False
         assert result["plan"] is None
-        assert result["requirements"] == []
+        assert [r for r in result["requirements"] if r["scope"] == "permit"] == []
 
 
 def test_spencer_findings_list_all_six_applicability_criteria_and_both_exemptions() -> None:

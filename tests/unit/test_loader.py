@@ -138,8 +138,8 @@ BROKEN = [
     pytest.param(
         "new-glarus-wi",
         "rules.yaml",
-        "    citation: § 135-4A(1)(a)\n",
-        "    citation: § 135-4A(1)(a)\n    colour: red\n",
+        "  - id: area-trigger\n    citation: § 135-4A(1)(a)\n",
+        "  - id: area-trigger\n    citation: § 135-4A(1)(a)\n    colour: red\n",
         ["new-glarus-wi/rules.yaml", "triggers[0].colour", "unknown key"],
         id="an unknown key in the rules names its place in the list",
     ),
@@ -252,8 +252,8 @@ BROKEN = [
     pytest.param(
         "new-glarus-wi",
         "rules.yaml",
-        "    citation: § 135-4A(1)(a)\n",
-        "    citation: § 413-7A(3)\n",
+        "  - id: area-trigger\n    citation: § 135-4A(1)(a)\n",
+        "  - id: area-trigger\n    citation: § 413-7A(3)\n",
         ["new-glarus-wi/rules.yaml", "triggers[0].citation", "another chapter"],
         id="a citation to another chapter is refused",
     ),

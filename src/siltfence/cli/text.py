@@ -31,7 +31,12 @@ def determination_text(d: dict[str, Any]) -> str:
     if d["requirements"]:
         lines += ["", "Requirements that attach:"]
         for r in d["requirements"]:
-            lines.append(f"  - {r['says']} ({r['citation']})")
+            every = (
+                " [every construction site, permit or not]" if r["scope"] == "every_site" else ""
+            )
+            lines.append(f"  - {r['says']} ({r['citation']}){every}")
+            if r.get("responsible"):
+                lines.append(f"    {r['responsible']}")
     if d["notes"]:
         lines += ["", "Notes:"]
         for n in d["notes"]:

@@ -157,6 +157,20 @@ FACTS: Mapping[str, FactSpec] = MappingProxyType(
                 "a channel originates in the disturbed area",
                 default=False,
             ),
+            FactSpec(
+                "part_of_common_plan",
+                "bool",
+                "the site is part of a larger common plan of development or sale, where "
+                "separate land-disturbing activities may run at different times under one plan",
+                default=False,
+            ),
+            FactSpec(
+                "common_plan_disturbed_area",
+                "quantity",
+                "land surface disturbed by the whole common plan of development or sale",
+                unit="ft**2",
+                label="disturbed by the whole common plan",
+            ),
         )
     }
 )

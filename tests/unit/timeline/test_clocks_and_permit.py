@@ -142,18 +142,32 @@ def test_a_longer_building_permit_sets_the_expiry_and_a_shorter_one_does_not():
     assert shorter["permit"]["expires"] == "2026-10-28"
 
 
-def test_an_expiry_on_the_observed_independence_day_moves_to_the_tuesday():
+def test_an_expiry_on_the_observed_independence_day_does_not_move():
     # January 6, 2027 + 180: 25 to Jan 31, 53 Feb 28, 84 Mar 31, 114 Apr 30, 145 May 31,
     # 175 June 30, 180 Monday July 5 (July 4 is a Sunday, so July 5 is the legal holiday).
-    permit = run("spencer-wi", [ev("permit_issued", "2027-01-06")])["permit"]
-    assert permit["expires"] == "2027-07-06"
-    assert "Independence Day" in permit["moved"]
+    # "Permits shall be valid for a period of 180 days ... from the date of issuance"
+    # (§ 413-8E(1)) is how long a permit lasts, not "the time within which an act is to be
+    # done" (§ 990.001(4)(a)), so the holiday does not lengthen it.
+    result = run("spencer-wi", [ev("permit_issued", "2027-01-06")])
+    permit = result["permit"]
+    assert permit["expires"] == "2027-07-05"
+    assert permit.get("moved") is None
+    assert "permit-validity" in {n["id"] for n in result["notes"]}
+
+
+@pytest.mark.parametrize("jurisdiction", ["spencer-wi", "new-glarus-wi"])
+def test_a_permit_expiring_on_a_sunday_is_not_lengthened(jurisdiction):
+    # Issued Tuesday 2026-05-05: 26 to May 31, 56 June 30, 87 July 31, 118 Aug 31, 148 Sept
+    # 30, 179 Oct 31, 180 Sunday November 1. Both counting rules would move a last day to act
+    # off a Sunday; a validity period stays.
+    permit = run(jurisdiction, [ev("permit_issued", "2026-05-05")])["permit"]
+    assert permit["expires"] == "2026-11-01"
 
 
 def test_repeated_extensions_add_to_the_expiry_in_force_and_the_rule_applies_each_time():
     # Oct 28 + 90: 3 to Oct 31, 33 Nov 30, 64 Dec 31, 90 Tuesday January 26, 2027.
-    # Jan 26 + 60: 5 to Jan 31, 33 Feb 28, 60 Saturday March 27, 2027: Spencer keeps the
-    # Saturday; New Glarus moves to Monday March 29.
+    # Jan 26 + 60: 5 to Jan 31, 33 Feb 28, 60 Saturday March 27, 2027. A validity period
+    # does not move, in either village (gap note permit-validity).
     events = [
         ev("permit_issued", "2026-05-01"),
         ev("permit_extended", "2026-10-20", days=90),
@@ -164,8 +178,8 @@ def test_repeated_extensions_add_to_the_expiry_in_force_and_the_rule_applies_eac
     assert spencer["expires"] == "2027-03-27"
     assert spencer["extensions"][1]["added_measures"] == ["SF-2"]
     new_glarus = run("new-glarus-wi", events)["permit"]
-    assert new_glarus["expires"] == "2027-03-29"
-    assert "Saturday" in new_glarus["extensions"][1]["moved"]
+    assert new_glarus["expires"] == "2027-03-27"
+    assert new_glarus["extensions"][1].get("moved") is None
 
 
 @pytest.mark.parametrize(

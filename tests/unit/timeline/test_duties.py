@@ -176,16 +176,36 @@ def test_a_self_inspection_after_the_storm_starts_meets_the_rain_inspection():
     assert duty["met_by"]["at"] == "2026-06-11T09:00:00-05:00"
 
 
-def test_rain_before_work_starts_or_after_final_stabilization_sets_no_duty():
+@pytest.mark.parametrize(
+    ("jurisdiction", "note"),
+    [("spencer-wi", "rain-outside-permit"), ("new-glarus-wi", "rain-outside-construction")],
+)
+def test_rain_before_work_starts_or_after_final_stabilization_sets_no_duty(jurisdiction, note):
     events = [
         ev("rain", "2026-05-20", inches=1.0),
         STARTED,
         ev("final_stabilization", "2026-06-20"),
         ev("rain", "2026-06-25", inches=1.0),
     ]
-    result = run("spencer-wi", events)
+    result = run(jurisdiction, events)
     assert duties(result, "rain_inspection") == []
-    assert "rain-outside-construction" in notes(result)
+    assert note in notes(result)
+
+
+def test_spencer_rain_inspection_is_owed_after_issue_before_work_starts():
+    # § 413-8E(3)(g) "Inspect ... after each rain of 0.5 inch or more", with no "during
+    # active construction" limit (that is New Glarus § 135-7E(7)). A permit issued May 1,
+    # a 1-inch rain on May 20, work starting June 1: Spencer owes an inspection, New Glarus
+    # does not.
+    events = [
+        ev("permit_issued", "2026-05-01"),
+        ev("rain", "2026-05-20", inches=1.0),
+        STARTED,
+    ]
+    spencer = run("spencer-wi", events)
+    assert [d["due"] for d in duties(spencer, "rain_inspection")] == ["2026-05-21"]
+    assert "rain-inspection-window" in notes(spencer)
+    assert duties(run("new-glarus-wi", events), "rain_inspection") == []
 
 
 # -- weekly inspections -------------------------------------------------------------------
@@ -208,13 +228,18 @@ def test_the_weekly_inspection_chain_shows_the_missed_week_and_the_current_one()
         ]
 
 
-def test_a_weekly_inspection_due_on_a_saturday_moves_only_in_new_glarus():
-    # Inspection Saturday June 6 -> due Saturday June 13; New Glarus moves it to Monday 15.
-    events = [STARTED, ev("self_inspection", "2026-06-06", inspector="A", phase="grading")]
-    spencer = duties(run("spencer-wi", events), "weekly_inspection")
-    new_glarus = duties(run("new-glarus-wi", events), "weekly_inspection")
-    assert spencer[-1]["due"] == "2026-06-13"
-    assert new_glarus[-1]["due"] == "2026-06-15"
+@pytest.mark.parametrize("jurisdiction", ["spencer-wi", "new-glarus-wi"])
+def test_a_weekly_inspection_is_due_by_the_seventh_day_and_does_not_move(jurisdiction):
+    # "at least once each week" (§ 413-8E(3)(g), § 135-7E(7)), read as by the 7th day:
+    # inspection Saturday June 6 -> due Saturday June 13 (New Glarus's Ch. 1 would move a
+    # last day to act to Monday 15; a week is not stretched to nine days). Inspection
+    # Sunday June 14, 2026 + 7 = Sunday June 21 stays a Sunday in Spencer too.
+    saturday = [STARTED, ev("self_inspection", "2026-06-06", inspector="A", phase="grading")]
+    sunday = [STARTED, ev("self_inspection", "2026-06-14", inspector="A", phase="grading")]
+    assert duties(run(jurisdiction, saturday), "weekly_inspection")[-1]["due"] == "2026-06-13"
+    assert duties(run(jurisdiction, sunday), "weekly_inspection")[-1]["due"] == "2026-06-21"
+    on_sunday = run(jurisdiction, saturday, as_of="2026-06-14T08:00")
+    assert duties(on_sunday, "weekly_inspection")[-1]["status"] == "overdue"
 
 
 def test_final_stabilization_ends_the_weekly_inspections():

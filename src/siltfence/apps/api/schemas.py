@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from ninja import Schema
 from pydantic import BaseModel, ConfigDict, Field
@@ -48,6 +48,10 @@ class RequirementOut(Schema):
     citation: str
     says: str
     because: str | None = None
+    # "permit": attaches because a permit is required; "every_site": binds every
+    # construction site in the territory, with or without a permit.
+    scope: Literal["permit", "every_site"] = "permit"
+    responsible: str | None = None
 
 
 class NoteOut(Schema):
@@ -178,7 +182,8 @@ class ForfeitureOut(Open):
     days: int
     min: int | float | None
     max: int | float | None
-    plus_costs: bool
+    # null where the amount lives outside the chapter and is not in hand.
+    plus_costs: bool | None
     citation: str
 
 

@@ -128,8 +128,8 @@ VALUE_SPECS: Mapping[str, ValueSpec] = MappingProxyType(
             ValueSpec(
                 "seeding_cutoff",
                 "month-day",
-                "the last day of the year (MM-DD, exclusive) on which seeding or sodding counts "
-                "as stabilization",
+                "the day of the year (MM-DD) before which seeding or sodding counts as "
+                "stabilization; on it and after, it does not",
             ),
             ValueSpec(
                 "tracking_pad_required",

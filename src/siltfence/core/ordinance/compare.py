@@ -91,7 +91,10 @@ def compare(a: Ordinance, b: Ordinance, on_a: datetime.date, on_b: datetime.date
             topics.append(Topic(name, left, right))
 
     add("Administering authority", lambda o, on: [(o.authority["title"], o.authority["citation"])])
-    add("Who applies", lambda o, on: [(o.words.get("applicant", ""), o.authority["citation"])])
+    add(
+        "Who applies",
+        lambda o, on: [(o.words.get("applicant", ""), c) for c in o.applicant_citations[:1]],
+    )
     add(
         "Territory",
         lambda o, on: [

@@ -79,7 +79,11 @@ JURISDICTION_SPEC = {
     "adopted": datetime.date,
     "versions": [{"effective": datetime.date, "title": str, "note": str}],
     "authority": {"title": str, "citation": Citation},
+    # Who applies for the permit, and the sections that say so.
+    "applicant_citations": [Citation],
     "appeals_body": {"title": str, "citation": Citation},
+    # Where a site map opens before anything is drawn: the village centre, WGS84 degrees.
+    "map_centre": {"latitude": float, "longitude": float},
     "words": MapOf(str),
     "time_counting": {
         "rule": OneOf("wis-stats-990-001-4", "new-glarus-code-ch1-c"),
@@ -92,6 +96,10 @@ JURISDICTION_SPEC = {
         "citation": Citation,
         "business_days": bool,
         "closures_seeded_from": OneOf("wisconsin-legal-holidays"),
+        # § 990.001(4)(c) Wis. Stats.: whether the office's established hours close it to
+        # the public on Saturdays. Null when the village has not said; a reason is then due.
+        "closed_on_saturdays?": Nullable(bool),
+        "closed_on_saturdays_note?": str,
     },
 }
 
@@ -129,6 +137,9 @@ _FINDING_RULE = {
     "fails?": str,
     "notwithstanding?": [str],
     "overridden_by?": [str],
+    # A gap note (by id) to show whenever this exemption decides the answer: it holds
+    # while a trigger also holds.
+    "reading?": str,
 }
 _NOTE = {
     "id": str,
@@ -159,12 +170,14 @@ RULES_SPEC = {
         }
     ],
     "requirements": [{"id": str, "citation": Citation, "when?": Condition, "says": str}],
+    # Duties that bind every construction site in the territory, permit or not.
+    "site_duties?": [{"id": str, "citation": Citation, "says": str, "responsible?": str}],
     "notes": [_NOTE],
     "gaps": [
         {
             **_NOTE,
             "number": int,
-            "topic?": OneOf("duties", "inspections", "enforcement"),
+            "topic?": OneOf("duties", "inspections", "enforcement", "permits"),
         }
     ],
     "design_storms?": {
@@ -194,8 +207,12 @@ RULES_SPEC = {
         "surety": str,
         "amendment_citation": Citation,
         "amendment": str,
+        # Where the authority may add conditions to a permit (New Glarus § 135-7F).
+        "added_conditions?": {"citation": Citation, "says": str},
+        # What final stabilization is, and where the chapter says so.
+        "final_stabilization": {"citation": Citation, "says": str},
     },
-    "permit_conditions": [{"id": str, "citation": Citation, "says": str}],
+    "permit_conditions": [{"id": str, "citation": Citation, "says": str, "note?": str}],
     "duties": [
         {
             "kind": OneOf(*DUTY_KINDS),
@@ -204,13 +221,19 @@ RULES_SPEC = {
             "relation": OneOf("after", "before", "every"),
             "period?": str,
             "threshold?": str,
+            # Rain duties: which rains count (while the permit's duties run, or only
+            # during active construction).
+            "window?": OneOf("permit", "active_construction"),
+            # The duty is a notice filed with the village office (§ 990.001(4)(c)).
+            "filed_with_office?": bool,
+            # false: the last day is the plain count and never moves (gap 13).
+            "moves?": bool,
             "citation": Citation,
         }
     ],
     "municipal_inspections?": {
         "citation": Citation,
         "seasons": [{"from": str, "to": str, "at_least": int, "per": OneOf("month", "season")}],
-        "without_permit": str,
     },
     "enforcement": {
         "stop_work_order": {
@@ -227,16 +250,23 @@ RULES_SPEC = {
                 "says": str,
             }
         ],
-        "retraction": {"citation": Citation, "by": [str], "says": str},
+        "retraction": {
+            "citation": Citation,
+            "by": [OneOf("authority", "appeals_board")],
+            "says": str,
+        },
         "forfeiture": {
             "min": str,
             "max": str,
             "per_day": bool,
-            "plus_costs": bool,
+            "plus_costs": Nullable(bool),
+            "plus_costs_unknown?": str,
             "citation": Citation,
             "says": str,
         },
         "injunction": {"citation": Citation, "says": str},
+        # The authority's entry on land where work runs without a permit.
+        "entry_without_permit": {"citation": Citation, "says": str},
     },
     "appeals": {
         "body": str,
@@ -373,6 +403,7 @@ def _read_and_check(folder: Path) -> dict[str, Any]:
             ctx.file, "id", f"is {jurisdiction['id']!r} but the folder is {folder.name!r}"
         )
     _check_time_zone(jurisdiction["time_zone"], ctx)
+    _check_map_centre(jurisdiction["map_centre"], ctx)
     sections = _sections(raw["sections.yaml"], jurisdiction["chapter"], contexts["sections.yaml"])
     parameters = _parameters(raw["parameters.yaml"], jurisdiction, contexts["parameters.yaml"])
     numbers = {s.number for s in sections}
@@ -424,15 +455,30 @@ def _build(folder: Path, raw: dict[str, Any]) -> Ordinance:
         adopted=jurisdiction["adopted"],
         versions=versions,
         authority=MappingProxyType(jurisdiction["authority"]),
+        applicant_citations=tuple(jurisdiction["applicant_citations"]),
         appeals_body=MappingProxyType(jurisdiction["appeals_body"]),
         words=MappingProxyType(jurisdiction["words"]),
         time_counting=MappingProxyType(jurisdiction["time_counting"]),
         office_calendar=MappingProxyType(jurisdiction["office_calendar"]),
+        map_centre=(
+            float(jurisdiction["map_centre"]["latitude"]),
+            float(jurisdiction["map_centre"]["longitude"]),
+        ),
         sections=sections,
         parameters=MappingProxyType(parameters),
         rules=MappingProxyType(raw["rules.yaml"]),
         folder=folder,
     )
+
+
+def _check_map_centre(centre: dict[str, float], ctx: Context) -> None:
+    for key, limit in (("latitude", 90), ("longitude", 180)):
+        if not -limit <= centre[key] <= limit:
+            raise OrdinanceFileError(
+                ctx.file,
+                f"map_centre.{key}",
+                f"{centre[key]} is not a {key} in degrees (-{limit} to {limit})",
+            )
 
 
 def _check_time_zone(name: str, ctx: Context) -> None:
@@ -684,3 +730,15 @@ def _check_rule_references(
             raise OrdinanceFileError(
                 ctx.file, f"territory[{index}].gap", f"names no gap: {place['gap']!r}"
             )
+    for index, rule in enumerate(rules["exemptions"]):
+        if "reading" in rule and rule["reading"] not in gaps:
+            raise OrdinanceFileError(
+                ctx.file, f"exemptions[{index}].reading", f"names no gap: {rule['reading']!r}"
+            )
+    forfeiture = rules["enforcement"]["forfeiture"]
+    if forfeiture["plus_costs"] is None and "plus_costs_unknown" not in forfeiture:
+        raise OrdinanceFileError(
+            ctx.file,
+            "enforcement.forfeiture.plus_costs",
+            "has no value; say why in plus_costs_unknown, or write true or false",
+        )

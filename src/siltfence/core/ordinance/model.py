@@ -78,10 +78,12 @@ class Ordinance:
     adopted: datetime.date
     versions: tuple[Version, ...]
     authority: Mapping[str, str]
+    applicant_citations: tuple[str, ...]
     appeals_body: Mapping[str, str]
     words: Mapping[str, str]
     time_counting: Mapping[str, Any]
     office_calendar: Mapping[str, Any]
+    map_centre: tuple[float, float]  # (latitude, longitude): where a site map opens
     sections: tuple[Section, ...]
     parameters: Mapping[str, Parameter]
     rules: Mapping[str, Any]

@@ -58,6 +58,10 @@ class Requirement:
     citation: str
     says: str
     because: str | None = None
+    # "permit": attaches because the chapter applies; "every_site": binds every
+    # construction site in the territory, permit or not (Spencer § 413-11B).
+    scope: str = "permit"
+    responsible: str | None = None
 
 
 @dataclass(frozen=True)
@@ -105,8 +109,9 @@ class Determination:
                 "contents": [dict(c) for c in self.plan.contents],
             },
             "requirements": [
-                {"id": r.id, "citation": r.citation, "says": r.says}
+                {"id": r.id, "citation": r.citation, "says": r.says, "scope": r.scope}
                 | ({"because": r.because} if r.because else {})
+                | ({"responsible": r.responsible} if r.responsible else {})
                 for r in self.requirements
             ],
             "notes": [
@@ -132,7 +137,7 @@ def determine_with(ordinance: Ordinance, facts: Facts, on: datetime.date) -> Det
     rules = ordinance.rules
     notes: list[Note] = []
     if stand_in:
-        notes.append(Note("version-stands-in", stand_in, (f"§ {ordinance.chapter}-1",)))
+        notes.append(Note("version-stands-in", stand_in, (_history_citation(ordinance),)))
 
     territory = _territory(ordinance, facts)
     covered = territory.holds
@@ -142,11 +147,18 @@ def determine_with(ordinance: Ordinance, facts: Facts, on: datetime.date) -> Det
     exemptions = [
         _exemption(rule, held_triggers, facts, ordinance, on) for rule in rules["exemptions"]
     ]
-    applies = covered and bool(held_triggers) and not any(f.holds for f in exemptions)
+    exempt = any(f.holds for f in exemptions)
+    applies = covered and bool(held_triggers) and not exempt
 
     plan = _plan(ordinance, facts, on) if applies else None
     requirements = _requirements(ordinance, facts, on) if applies else []
+    if covered and not exempt:
+        requirements += _site_duties(ordinance)
     notes += _notes(ordinance, facts, on, applies)
+    if covered and not exempt and not applies:
+        notes += _site_duty_notes(ordinance)
+    if covered and held_triggers:
+        notes += _readings(ordinance, rules["exemptions"], exemptions)
     notes += _unused_facts(ordinance, facts)
 
     return Determination(
@@ -226,6 +238,53 @@ def _requirements(ordinance: Ordinance, facts: Facts, on: datetime.date) -> list
             because = outcome.says
         attached.append(Requirement(rule["id"], rule["citation"], rule["says"], because))
     return attached
+
+
+def _site_duties(ordinance: Ordinance) -> list[Requirement]:
+    """Duties that bind every construction site in the territory, permit or not."""
+    return [
+        Requirement(
+            rule["id"],
+            rule["citation"],
+            rule["says"],
+            scope="every_site",
+            responsible=rule.get("responsible"),
+        )
+        for rule in ordinance.rules.get("site_duties", [])
+    ]
+
+
+def _site_duty_notes(ordinance: Ordinance) -> list[Note]:
+    """When no permit is needed, say plainly that the site duties still bind."""
+    return [
+        Note(
+            f"{rule['id']}-without-permit",
+            f"No permit is needed under this chapter, but {rule['citation']} still binds "
+            "everyone working at a construction site, with or without a permit (listed with "
+            "the requirements)",
+            (rule["citation"],),
+        )
+        for rule in ordinance.rules.get("site_duties", [])
+    ]
+
+
+def _readings(
+    ordinance: Ordinance, rules: list[dict[str, Any]], exemptions: list[Finding]
+) -> list[Note]:
+    """The gap note of an exemption whose reading decides the answer: it holds while a
+    trigger holds, so on the other reading the chapter would apply."""
+    gaps = {gap["id"]: gap for gap in ordinance.rules["gaps"]}
+    notes = []
+    for rule, finding in zip(rules, exemptions, strict=True):
+        if finding.holds and "reading" in rule:
+            gap = gaps[rule["reading"]]
+            notes.append(Note(gap["id"], gap["says"], tuple(gap["citations"]), gap["number"]))
+    return notes
+
+
+def _history_citation(ordinance: Ordinance) -> str:
+    """The chapter's own history note, where the versions in hand are recorded."""
+    return f"Ch. {ordinance.chapter}, history"
 
 
 def _notes(ordinance: Ordinance, facts: Facts, on: datetime.date, applies: bool) -> list[Note]:

@@ -25,7 +25,9 @@ or more times for up to an additional 180 days."
 
 from __future__ import annotations
 
-from siltfence.core.timeline.context import Context
+import datetime
+
+from siltfence.core.timeline.context import Context, not_before
 from siltfence.core.timeline.counting import DayDeadline
 from siltfence.core.timeline.events import Event
 from siltfence.core.timeline.model import Duty, Extension, Permit
@@ -98,7 +100,10 @@ def permit_term(ctx: Context) -> Permit | None:
         )
     issue = issued[-1]
     n = ctx.whole(rules["duration"], issue.day)
-    deadline = ctx.rule.days_after(issue.day, n)
+    # A validity period is not a time within which an act is to be done: it never moves.
+    ctx.gap("permit-validity")
+    why = "how long a permit lasts is not a time to act (the reading taken)"
+    deadline = ctx.rule.plain_days_after(issue.day, n, why)
     expires, moved, counting = deadline.due, deadline.moved, deadline.counting
     because = f"issued {issue.day.isoformat()}; valid {n} days"
     building = issue.fields.get("building_permit_expires")
@@ -124,7 +129,7 @@ def permit_term(ctx: Context) -> Permit | None:
                 f"had expired on {expires.isoformat()}; it is counted from that expiry",
                 [citation],
             )
-        counted = ctx.rule.days_after(expires, days)
+        counted = ctx.rule.plain_days_after(expires, days, why)
         expires = counted.due
         extensions.append(
             Extension(
@@ -136,7 +141,6 @@ def permit_term(ctx: Context) -> Permit | None:
             )
         )
         because += f"; extended {days} days on {extension.day.isoformat()}"
-    revocations = ctx.after(issue, "permit_revoked")
     return Permit(
         issued=issue.day,
         expires=expires,
@@ -146,8 +150,23 @@ def permit_term(ctx: Context) -> Permit | None:
         moved=moved,
         building_permit_expires=building,
         extensions=tuple(extensions),
-        revoked=revocations[0].day if revocations else None,
+        revoked=revoked_on(ctx, issue),
     )
+
+
+def revoked_on(ctx: Context, issue: Event | None = None) -> datetime.date | None:
+    """The day the permit was revoked, unless a later retraction undid it (§ 413-10D,
+    § 135-11D: the Zoning Board of Appeals, or Spencer's Building Inspector, "may retract
+    ... the revocation")."""
+    state: Event | None = None
+    for event in ctx.of("permit_revoked", "order_retracted"):
+        if issue is not None and not not_before(event, issue):
+            continue
+        if event.type == "permit_revoked":
+            state = state or event
+        elif event.fields["order"] == "revocation":
+            state = None
+    return state.day if state is not None else None
 
 
 def issued_before(ctx: Context, event: Event) -> bool:

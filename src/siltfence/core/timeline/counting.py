@@ -6,11 +6,16 @@ deadline carries the rule that computed it (``counting``) and, when the rule mov
 a sentence saying so (``moved``).
 
 - ``wis-stats-990-001-4``: § 990.001(4) Wis. Stats., standing in for Spencer's Ch. 1
-  (not in hand). "(a) The time within which an act is to be done [...] shall be computed
-  by excluding the first day and including the last [...] (b) If the last day [...] is a
-  Sunday or legal holiday, the act may be done on the next secular day. [...] (d)
-  Regardless of [(a) to (c)], when the time is expressed in hours, the whole of Sunday
-  and of any legal holiday, from midnight to midnight, shall be excluded."
+  (not in hand). "(a) The time within which an act is to be done or proceeding had or
+  taken shall be computed by excluding the first day and including the last; and when any
+  such time is expressed in hours the whole of Sunday and of any legal holiday, from
+  midnight to midnight, shall be excluded. (b) If the last day within which an act is to
+  be done or proceeding had or taken falls on a Sunday or legal holiday the act may be
+  done or the proceeding had or taken on the next secular day." (c): when that last day
+  is a Saturday and the act is a payment to, service on or filing with a village office
+  (a notice, for example) whose established hours close it on that Saturday, the act may
+  be done on the next day that is not a Sunday or legal holiday. Whether the office is
+  closed on Saturdays is a village setting (``office_calendar.closed_on_saturdays``).
 - ``new-glarus-code-ch1-c``: New Glarus Code Ch. 1, rules of construction, C: "the day
   of the act or event from which the period of time begins to run shall not be included,
   but the last day of the period shall be included, unless it is a Saturday, a Sunday or
@@ -139,12 +144,31 @@ class CountingRule(ABC):
     id: str
     citation: str
 
-    def __init__(self, citation: str) -> None:
+    def __init__(self, citation: str, closed_on_saturdays: bool | None = None) -> None:
         self.citation = citation
+        # Whether the village office is closed to the public on Saturdays; None: not said.
+        self.closed_on_saturdays = closed_on_saturdays
 
     @abstractmethod
-    def days_after(self, start: datetime.date, n: int) -> DayDeadline:
-        """The last day of a period of ``n`` days that begins to run on ``start``."""
+    def days_after(self, start: datetime.date, n: int, *, filing: bool = False) -> DayDeadline:
+        """The last day of a period of ``n`` days that begins to run on ``start``.
+
+        ``filing``: the act is a notice or other filing with the village office, which
+        some rules move off a Saturday the office is closed (§ 990.001(4)(c) Wis. Stats.).
+        """
+
+    def plain_days_after(self, start: datetime.date, n: int, why: str) -> DayDeadline:
+        """The ``n``-th day after ``start``, never moved: for a period that is not a time
+        within which an act is to be done (``why`` says which reading, and its gap)."""
+        return DayDeadline(
+            start + datetime.timedelta(days=n),
+            Counting(
+                self.id,
+                self.citation,
+                f"{days_text(n)}, the day of the event excluded and the last day included; "
+                f"the last day does not move: {why}",
+            ),
+        )
 
     @abstractmethod
     def hours_after(self, start: datetime.datetime, n: int) -> HourDeadline:
@@ -199,17 +223,38 @@ class WisStats990Rule(CountingRule):
         name = holiday_name(day)
         return f"a legal holiday ({name})" if name else None
 
-    def days_after(self, start: datetime.date, n: int) -> DayDeadline:
+    def _excluded_for_filing(self, day: datetime.date) -> str | None:
+        """(c): a Saturday the village office is closed also moves a filing's last day."""
+        if day.weekday() == SATURDAY:
+            name = holiday_name(day)
+            closed = "a Saturday, when the village office is closed"
+            return f"{closed} ({name})" if name else closed
+        return self.excluded(day)
+
+    def days_after(self, start: datetime.date, n: int, *, filing: bool = False) -> DayDeadline:
         # (a) exclude the first day, include the last; (b) a last day on a Sunday or legal
-        # holiday moves to the next secular day. A Saturday does not move.
+        # holiday moves to the next secular day. A Saturday does not move, except under (c)
+        # for a filing with a village office that is closed on Saturdays.
         target = start + datetime.timedelta(days=n)
-        day, reasons = _move_forward(target, self.excluded)
+        saturday_moves = filing and self.closed_on_saturdays is True
+        excluded = self._excluded_for_filing if saturday_moves else self.excluded
+        day, reasons = _move_forward(target, excluded)
+        if saturday_moves:
+            rule = (
+                "a last day on a Sunday or legal holiday, or on a Saturday the village office "
+                "is closed, moves to the next day that is none of these (§ 990.001(4)(a), (b), "
+                "(c) Wis. Stats.: (c) because this is a filing with the village office"
+            )
+        else:
+            rule = (
+                "a last day on a Sunday or legal holiday moves to the next day that is neither "
+                "(§ 990.001(4)(a), (b) Wis. Stats."
+            )
         counting = Counting(
             self.id,
             self.citation,
-            f"{days_text(n)}, the day of the event excluded and the last day included; a last "
-            "day on a Sunday or legal holiday moves to the next day that is neither "
-            "(§ 990.001(4)(a), (b) Wis. Stats., standing in for Spencer's Ch. 1, not in hand)",
+            f"{days_text(n)}, the day of the event excluded and the last day included; {rule}, "
+            "standing in for Spencer's Ch. 1, not in hand)",
         )
         moved = None
         if reasons:
@@ -224,7 +269,7 @@ class WisStats990Rule(CountingRule):
             self.id,
             self.citation,
             f"{n} hours {direction}, excluding the whole of every Sunday and legal holiday, "
-            "midnight to midnight (§ 990.001(4)(d) Wis. Stats., standing in for Spencer's "
+            "midnight to midnight (§ 990.001(4)(a) Wis. Stats., standing in for Spencer's "
             "Ch. 1, not in hand)",
         )
 
@@ -251,7 +296,8 @@ class NewGlarusCh1Rule(CountingRule):
             return f"a Sunday ({name})" if name else "a Sunday"
         return f"a legal holiday ({name})" if name else None
 
-    def days_after(self, start: datetime.date, n: int) -> DayDeadline:
+    def days_after(self, start: datetime.date, n: int, *, filing: bool = False) -> DayDeadline:
+        # Ch. 1, C already moves a last day off a Saturday, filing or not.
         plain = start + datetime.timedelta(days=n)
         if n < 7:
             # "If the period [...] is less than seven days, Saturdays, Sundays and legal
@@ -319,9 +365,12 @@ RULES: Mapping[str, type[CountingRule]] = {
 }
 
 
-def rule_for(time_counting: Mapping[str, Any]) -> CountingRule:
+def rule_for(
+    time_counting: Mapping[str, Any], office_calendar: Mapping[str, Any] | None = None
+) -> CountingRule:
     """The counting rule a jurisdiction's ``time_counting`` setting names."""
-    return RULES[time_counting["rule"]](time_counting["citation"])
+    closed = (office_calendar or {}).get("closed_on_saturdays")
+    return RULES[time_counting["rule"]](time_counting["citation"], closed)
 
 
 def _move_forward(target: datetime.date, excluded: Any) -> tuple[datetime.date, list[str]]:

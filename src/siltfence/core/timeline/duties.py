@@ -141,7 +141,10 @@ def completion_notices(ctx: Context) -> list[Duty]:
     for installed in ctx.of(rule["event"]):
         measure = installed.fields["measure"]
         n = ctx.whole(rule["period"], installed.day)
-        deadline = ctx.rule.days_after(installed.day, n)
+        filing = bool(rule.get("filed_with_office"))
+        deadline = ctx.rule.days_after(installed.day, n, filing=filing)
+        if filing:
+            _saturday_office_note(ctx, deadline, rule["citation"])
         notices = [
             e
             for e in ctx.after(installed, "measure_completion_notice_given")
@@ -163,6 +166,25 @@ def completion_notices(ctx: Context) -> list[Duty]:
     return duties
 
 
+def _saturday_office_note(ctx: Context, deadline: DayDeadline, citation: str) -> None:
+    """A notice due on a Saturday, where the village has not said whether its office is
+    closed on Saturdays (§ 990.001(4)(c) Wis. Stats.): the day is kept, and the note says
+    what would move it."""
+    office = ctx.ordinance.office_calendar
+    if (
+        ctx.rule.id == "wis-stats-990-001-4"
+        and deadline.due.weekday() == 5
+        and office.get("closed_on_saturdays") is None
+    ):
+        ctx.note(
+            "saturday-office-hours",
+            " ".join(str(office.get("closed_on_saturdays_note", "")).split())
+            or "The village has not said whether its office is closed on Saturdays; a notice "
+            "due on a Saturday is kept on that Saturday",
+            [citation, "§ 990.001(4)(c) Wis. Stats."],
+        )
+
+
 # -- inspections after rain --------------------------------------------------------------
 
 
@@ -170,7 +192,11 @@ def rain_inspections(ctx: Context) -> list[Duty]:
     """Spencer § 413-8E(3)(g): "Inspect the construction control measures after each rain
     of 0.5 inch or more". New Glarus § 135-7E(7): "Inspect the BMPs within 24 hours after
     each rain of 0.5 inch or more which results in runoff during active construction
-    periods"."""
+    periods".
+
+    Which rains count is the duty's ``window`` in the data: ``active_construction`` (New
+    Glarus's words) or ``permit`` (Spencer, whose text has no such limit: every rain while
+    the permit's duties run, gap note ``rain-inspection-window``)."""
     rule = ctx.duty_rule("rain_inspection")
     rains = ctx.of("rain")
     if rule is None or not rains:
@@ -184,7 +210,8 @@ def rain_inspections(ctx: Context) -> list[Duty]:
         assert isinstance(threshold.value, float)
         if not storm.at_least(threshold.value):
             continue
-        if not _active(ctx, storm):
+        window = rule.get("window", "active_construction")
+        if window == "active_construction" and not _active(ctx, storm):
             ctx.note(
                 "rain-outside-construction",
                 f"A {storm.describe()} fell outside active construction (before work started "
@@ -192,6 +219,16 @@ def rain_inspections(ctx: Context) -> list[Duty]:
                 [rule["citation"]],
             )
             continue
+        if window == "permit":
+            ctx.gap("rain-inspection-window")
+            if not _duties_running(ctx, storm):
+                ctx.note(
+                    "rain-outside-permit",
+                    f"A {storm.describe()} fell before the permit was issued and work started, "
+                    "or after final stabilization, so it sets no inspection duty",
+                    [rule["citation"]],
+                )
+                continue
         because = f"{storm.describe()}, {_storm_end(storm)}"
         if "period" in rule:
             if storm.runoff is False:
@@ -249,6 +286,16 @@ def _storm_end(storm: Storm) -> str:
     return f"ended {_label(storm.end, True)}"
 
 
+def _duties_running(ctx: Context, storm: Storm) -> bool:
+    """The permit's duties run: from the permit's issue or the start of work, whichever
+    came first, until final stabilization."""
+    begun = [e for e in ctx.of("permit_issued", "work_started") if e.at < storm.end]
+    if not begun:
+        return False
+    finished = [f for f in ctx.of("final_stabilization") if f.at <= storm.start]
+    return not any(f.at >= begun[0].at for f in finished)
+
+
 def _active(ctx: Context, storm: Storm) -> bool:
     """During active construction: after work started and before final stabilization."""
     started = [s for s in ctx.of("work_started") if s.at < storm.end]
@@ -283,7 +330,13 @@ def weekly_inspections(ctx: Context) -> list[Duty]:
 
     def duty_from(day: datetime.date, what: str) -> Duty:
         n = ctx.whole(rule["period"], day)
-        deadline = ctx.rule.days_after(day, n)
+        deadline = (
+            ctx.rule.days_after(day, n)
+            if rule.get("moves", True)
+            else ctx.rule.plain_days_after(
+                day, n, "a week is at most seven days (gap 13, the reading taken)"
+            )
+        )
         return Duty.by_rule(
             rule,
             deadline,
@@ -317,6 +370,7 @@ def stabilizations(ctx: Context) -> list[Duty]:
         area = inactive.fields["area"]
         n = ctx.whole(rule["period"], inactive.day)
         deadline = ctx.rule.days_after(inactive.day, n)
+        ctx.gap("stabilization-deadline")
         done = [e for e in ctx.after(inactive, "area_stabilized") if e.fields["area"] == area]
         cutoff = _seeding_cutoff(ctx, deadline.due)
         seeding = (

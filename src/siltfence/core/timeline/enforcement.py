@@ -13,10 +13,18 @@ the words it reads (docs/decisions/0006-enforcement-waiting-periods.md):
 - Spencer § 413-10E: "may go on the land and commence the work after 14 days from issuing
   the notice of intent": once 14 whole days have passed, the 15th day, ``after_whole``.
 - New Glarus § 135-11B, C, E: no waiting period; each step is open from the day of its
-  precondition event.
+  precondition event. § 135-11B: "does not cease activity as required in a stop-work order
+  ... or fails to comply with the erosion and sediment control plan or permit conditions":
+  a recorded violation of a permit opens revocation without any stop-work order. § 135-11C:
+  "where no permit has been issued, does not cease the activity after being notified": a
+  notice to cease (``notified_to_cease``) opens the referral.
 
 An action is never offered before its precondition event has happened: village work
 needs a notice of intent, certification needs unpaid costs, revocation needs a permit.
+When several rules give the same action (New Glarus § 135-11B, C), the earliest wins.
+
+Retraction (§ 413-10D, § 135-11D): an ``order_retracted`` event ends a stop-work order as
+compliance does, or undoes a revocation, from that moment on.
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ import datetime
 from collections.abc import Mapping
 from typing import Any
 
-from siltfence.core.timeline.clocks import issued_before
+from siltfence.core.timeline.clocks import issued_before, revoked_on
 from siltfence.core.timeline.context import Context
 from siltfence.core.timeline.counting import Counting
 from siltfence.core.timeline.events import Event
@@ -44,6 +52,7 @@ STOP_WORK_ACTIONS = ("revoke_permit", "request_cease_and_desist", "issue_notice_
 def allowed_actions(ctx: Context) -> list[AllowedAction]:
     actions_rules = ctx.ordinance.rules["enforcement"]["actions"]
     order = _open_stop_work_order(ctx)
+    _entry_without_permit(ctx)
     result: list[AllowedAction] = []
     for rule in actions_rules:
         action = rule["action"]
@@ -56,6 +65,10 @@ def allowed_actions(ctx: Context) -> list[AllowedAction]:
             anchor = notices[0] if notices else None
             if anchor is not None:
                 _check_notice_timing(ctx, anchor, actions_rules, order)
+        elif rule["after_event"] == "violation":
+            # A violation recorded while a permit is in force: the first since the permit.
+            found = [v for v in ctx.of("violation") if issued_before(ctx, v)]
+            anchor = found[0] if found else None
         else:
             found = ctx.of(rule["after_event"])
             anchor = found[-1] if found else None
@@ -67,12 +80,24 @@ def allowed_actions(ctx: Context) -> list[AllowedAction]:
             continue
         if needs is False and has_permit:
             continue
-        if action == "revoke_permit" and ctx.of("permit_revoked"):
-            revoked = ctx.of("permit_revoked")[-1]
-            if revoked.day >= anchor.day:
-                continue  # already revoked
+        if action == "revoke_permit" and revoked_on(ctx) is not None:
+            continue  # already revoked, and not retracted
         result.append(_action(ctx, rule, anchor))
-    return sorted(result, key=lambda a: (a.start, a.action))
+    earliest: dict[str, AllowedAction] = {}
+    for allowed in sorted(result, key=lambda a: a.start):
+        earliest.setdefault(allowed.action, allowed)
+    return sorted(earliest.values(), key=lambda a: (a.start, a.action))
+
+
+def _entry_without_permit(ctx: Context) -> None:
+    """§ 413-9, § 135-10 (gap 9): where work runs without a permit, entry on the land is its
+    own question; say so wherever an order or a notice meets a site with no permit."""
+    for event in ctx.of("stop_work_order_posted", "notified_to_cease"):
+        if not issued_before(ctx, event):
+            entry = ctx.ordinance.rules["enforcement"]["entry_without_permit"]
+            ctx.note("entry-without-permit", entry["says"], [entry["citation"]])
+            ctx.gap("section-135-10-not-received")
+            return
 
 
 def _open_stop_work_order(ctx: Context) -> Event | None:
@@ -81,7 +106,9 @@ def _open_stop_work_order(ctx: Context) -> Event | None:
     A second posting while one is open does not restart the waiting periods.
     """
     current: Event | None = None
-    for event in ctx.of("stop_work_order_posted", "compliance_achieved"):
+    for event in ctx.of("stop_work_order_posted", "compliance_achieved", "order_retracted"):
+        if event.type == "order_retracted" and event.fields["order"] != "stop_work_order":
+            continue
         if event.type == "stop_work_order_posted":
             if current is None:
                 current = event
@@ -182,7 +209,7 @@ def forfeiture(ctx: Context) -> Forfeiture | None:
         days=len(ordered),
         per_day_min=low.value if isinstance(low.value, float) else None,
         per_day_max=high.value if isinstance(high.value, float) else None,
-        plus_costs=bool(rule["plus_costs"]),
+        plus_costs=rule["plus_costs"],
         citation=rule["citation"],
         violation_days=ordered,
     )

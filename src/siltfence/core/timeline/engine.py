@@ -12,6 +12,7 @@ import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from siltfence.core.dates import DateRefused, read_date
 from siltfence.core.errors import NotInForce, SiltfenceError
 from siltfence.core.ordinance.loader import load
 from siltfence.core.ordinance.model import Ordinance
@@ -50,6 +51,7 @@ def compute(
     checked = parse_events(events, zone)
     _check_in_force(ordinance, checked)
     _check_extensions(ordinance, checked)
+    _check_retractions(ordinance, checked)
     if as_of is None:
         when = end_of_day(checked[-1].day, zone) if checked else None
     elif as_of.tzinfo is None:
@@ -60,7 +62,7 @@ def compute(
         raise SiltfenceError(
             "as_of: give as_of when there are no events (nothing to count from)", field="as_of"
         )
-    rule = rule_for(ordinance.time_counting)
+    rule = rule_for(ordinance.time_counting, ordinance.office_calendar)
     considered = [e for e in checked if e.at <= when]
     ctx = Context(
         ordinance=ordinance,
@@ -109,12 +111,7 @@ def compute(
 
 def parse_as_of(text: str, zone: datetime.tzinfo) -> datetime.datetime:
     """``as_of`` from a CLI option or an API field: a datetime, or a date (its end)."""
-    try:
-        moment, has_time = parse_moment(text, "as_of", zone)
-    except EventError:
-        raise SiltfenceError(
-            f"as_of: expected an ISO 8601 date or datetime, got {text!r}", field="as_of"
-        ) from None
+    moment, has_time = parse_moment(text, "as_of", zone)  # refusals name as_of
     return moment if has_time else end_of_day(moment.date(), zone)
 
 
@@ -126,15 +123,11 @@ def parse_office_closures(items: Any) -> frozenset[datetime.date]:
         )
     days = set()
     for index, item in enumerate(items):
-        text = item.strip() if isinstance(item, str) else item
         try:
-            if not isinstance(text, str) or len(text) != 10:
-                raise ValueError
-            days.add(datetime.date.fromisoformat(text))
-        except ValueError:
+            days.add(read_date(item))
+        except DateRefused as exc:
             raise SiltfenceError(
-                f"office_closures[{index}]: expected a date written YYYY-MM-DD, got {item!r}",
-                field=f"office_closures[{index}]",
+                f"office_closures[{index}]: {exc}", field=f"office_closures[{index}]"
             ) from None
     return frozenset(days)
 
@@ -178,6 +171,38 @@ def _check_extensions(ordinance: Ordinance, events: list[Any]) -> None:
                 "a permit_extended event needs an earlier permit_issued; there is no permit "
                 "to extend",
             )
+
+
+def _check_retractions(ordinance: Ordinance, events: list[Any]) -> None:
+    """Only those the chapter names may retract an order (§ 413-10D: the Building Inspector
+    or the Zoning Board of Appeals upon appeal; § 135-11D: the Zoning Board of Appeals), and
+    only an order that was given."""
+    retraction = ordinance.rules["enforcement"]["retraction"]
+    titles = {
+        "authority": ordinance.authority["title"],
+        "appeals_board": ordinance.appeals_body["title"],
+    }
+    given = {"stop_work_order": False, "revocation": False}
+    for event in events:
+        if event.type == "stop_work_order_posted":
+            given["stop_work_order"] = True
+        elif event.type == "permit_revoked":
+            given["revocation"] = True
+        if event.type != "order_retracted":
+            continue
+        where = f"events[{event.index}]"
+        by = event.fields["by"]
+        if by not in retraction["by"]:
+            allowed = " or ".join(f"the {titles[b]}" for b in retraction["by"])
+            raise EventError(
+                f"{where}.by",
+                f"only {allowed} may retract an order ({retraction['citation']}); "
+                f"got the {titles[by]}",
+            )
+        order = event.fields["order"]
+        if not given[order]:
+            what = "stop-work order" if order == "stop_work_order" else "revocation"
+            raise EventError(f"{where}.order", f"there is no earlier {what} to retract")
 
 
 def _counting_notes(ctx: Context) -> None:

@@ -91,6 +91,24 @@ def _moment(value: Any, path: str, zone: datetime.tzinfo) -> tuple[datetime.date
     return parse_moment(value, path, zone)
 
 
+def _choice(value: Any, path: str, words: tuple[str, ...]) -> str:
+    if not isinstance(value, str) or value not in words:
+        raise EventError(path, f"expected one of {', '.join(words)}, got {_shown(value)}")
+    return value
+
+
+ORDERS = ("stop_work_order", "revocation")
+RETRACTED_BY = ("authority", "appeals_board")
+
+
+def _order(value: Any, path: str, zone: datetime.tzinfo) -> str:
+    return _choice(value, path, ORDERS)
+
+
+def _retracted_by(value: Any, path: str, zone: datetime.tzinfo) -> str:
+    return _choice(value, path, RETRACTED_BY)
+
+
 def _inches(value: Any, path: str, zone: datetime.tzinfo) -> float:
     try:
         return to_unit(value, "inch")
@@ -150,6 +168,10 @@ EVENT_TYPES: Mapping[str, Mapping[str, FieldSpec]] = {
     # Additive to the contract: unpaid costs of village work, the precondition of
     # certifying them to the tax roll (§ 413-10E, § 135-11E).
     "costs_unpaid": {},
+    # The authority told a party working without a permit to stop (§ 135-11C).
+    "notified_to_cease": {},
+    # A stop-work order or a revocation retracted (§ 413-10D, § 135-11D).
+    "order_retracted": {"order": FieldSpec(_order), "by": FieldSpec(_retracted_by)},
 }
 COMMON_FIELDS = {"type", "at", "id"}
 

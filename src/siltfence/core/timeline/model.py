@@ -190,7 +190,7 @@ class Forfeiture:
     days: int
     per_day_min: float | None
     per_day_max: float | None
-    plus_costs: bool
+    plus_costs: bool | None  # None: set outside the chapter and not in hand
     citation: str
     violation_days: tuple[datetime.date, ...]
 
