@@ -1,18 +1,27 @@
-"""Quantities with units, parsed by pint.
+"""Quantities with units, read by a strict grammar of our own.
 
-A fact may be a plain number in its default unit, or a string with a unit that pint
-knows ("1.2 acre", "500 m^2", "420 yd^3"). pint costs about a third of a second to
-import, so it is loaded only when it is needed: the units people type most often on a
-permit form (sq ft, acres, m², cu yd, m³, ft, m) are read from the exact definitions
-below, and everything else goes to pint (DESIGN.md budget: a cold CLI determination in
-under 0.3 s). A test checks that both ways agree on every unit of the table.
+A quantity is a plain number in its field's default unit, or text: a number, then
+optionally one unit name from a fixed list ("1.2 acre", "500 m^2", "420 yd^3", "5,000 sq
+ft", "500 m²", "100 gal/min", "10 degC", "2 %"). Nothing else is read: no arithmetic, no
+parentheses, no powers of numbers. Text longer than ``MAX_CHARS`` is refused before any
+parsing, and so is a value that is not finite or too large or too small to be a
+measurement (``MAX_MAGNITUDE``). docs/decisions/0009-quantity-grammar.md says why pint's
+own parser is not used on what people type: it evaluates expressions.
+
+Every unit name carries its dimension and its exact factor to the base unit of that
+dimension (1 ft = 0.3048 m, 1 acre = 43,560 sq ft, 1 US gallon = 231 cu in, by
+definition), so reading a quantity never imports pint and a determination starts fast
+(DESIGN.md: a cold CLI determination in under 0.3 s). A test checks every factor against
+pint's own definitions.
 """
 
 from __future__ import annotations
 
 import math
-from functools import cache
-from typing import Any
+import re
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Final
 
 # The public contract's default units, written the way pint reads them, with the
 # dimension pint reports for each and the words used in sentences.
@@ -31,123 +40,273 @@ UNITS: dict[str, tuple[str, str, str]] = {
     "USD": ("", "", "$"),
 }
 
-
-@cache
-def _registry() -> Any:
-    import pint
-
-    return pint.UnitRegistry(cache_folder=":auto:")
+MAX_CHARS: Final = 40
+# No measurement of a site is near these (1e12 sq ft is 35,000 square miles); values past
+# them only overflow the arithmetic of a design check into infinity.
+MAX_MAGNITUDE: Final = 1e12
+MIN_MAGNITUDE: Final = 1e-12
 
 
 class UnitMismatch(ValueError):
     pass
 
 
-def to_unit(value: object, unit: str) -> float:
-    """Return ``value`` as a float in ``unit`` (a key of ``UNITS``).
+@dataclass(frozen=True)
+class UnitName:
+    """One spelling of a unit: its dimension and ``base = value * factor + offset``."""
 
-    Raises ``UnitMismatch`` with a readable reason for anything else.
-    """
-    if isinstance(value, bool):
-        raise UnitMismatch(f"expected a number in {unit} or a string with a unit, got {value!r}")
-    if isinstance(value, int | float):
-        number = float(value)
-    elif isinstance(value, str):
-        number = _parse_string(value, unit)
-    else:
-        raise UnitMismatch(
-            f"expected a number in {unit} or a string with a unit, got {type(value).__name__}"
+    dimension: str
+    factor: float
+    pint: str  # how pint spells it (for the test that checks the factor)
+    offset: float = 0.0  # temperatures only
+
+
+# The base unit of each dimension, which every factor is relative to, and how a sentence
+# names the dimension and gives examples.
+DIMENSIONS: dict[str, tuple[str, str, str]] = {
+    # dimension: (base, words, examples)
+    "length": ("ft", "a length", "300 ft or 30 m"),
+    "area": ("sq ft", "an area", "0.5 acre, 5,000 sq ft or 500 m^2"),
+    "volume": ("cu ft", "a volume", "420 cu yd or 300 m^3"),
+    "time": ("s", "a duration", "36 hours or 2 days"),
+    "speed": ("ft/s", "a velocity or intensity", "0.5 ft/s or 2 in/h"),
+    "flow": ("cu ft/s", "a flow rate", "100 gal/min or 2 cu ft/s"),
+    "temperature": ("degF", "a temperature", "50 degF or 10 degC"),
+    "ratio": ("", "a pure number or a percentage", "0.5 or 2 %"),
+    "mass": ("lb", "a mass", "5 kg"),
+}
+
+_FT: Final = 0.3048  # m, exact (1959)
+_LB: Final = 0.45359237  # kg, exact (1959)
+# (spellings, feet per unit, pint's name); the first spelling is the short one.
+_LENGTHS: tuple[tuple[tuple[str, ...], float, str], ...] = (
+    (("ft", "foot", "feet"), 1.0, "foot"),
+    (("in", "inch", "inches"), 1 / 12, "inch"),
+    (("yd", "yard", "yards"), 3.0, "yard"),
+    (("mi", "mile", "miles"), 5_280.0, "mile"),
+    (("m", "meter", "meters", "metre", "metres"), 1 / _FT, "meter"),
+    (("cm", "centimeter", "centimeters", "centimetre", "centimetres"), 0.01 / _FT, "centimeter"),
+    (("mm", "millimeter", "millimeters", "millimetre", "millimetres"), 0.001 / _FT, "millimeter"),
+    (("km", "kilometer", "kilometers", "kilometre", "kilometres"), 1_000 / _FT, "kilometer"),
+)
+_TIMES: tuple[tuple[tuple[str, ...], float, str], ...] = (
+    (("s", "sec", "secs", "second", "seconds"), 1.0, "second"),
+    (("min", "mins", "minute", "minutes"), 60.0, "minute"),
+    (("h", "hr", "hrs", "hour", "hours"), 3_600.0, "hour"),
+    (("d", "day", "days"), 86_400.0, "day"),
+    (("wk", "week", "weeks"), 604_800.0, "week"),
+)
+
+
+def _unit_names() -> dict[str, UnitName]:
+    names: dict[str, UnitName] = {}
+
+    def add(spellings: tuple[str, ...] | list[str], unit: UnitName) -> None:
+        for spelling in spellings:
+            assert spelling not in names, spelling
+            names[spelling] = unit
+
+    for spellings, feet, pint in _LENGTHS:
+        add(spellings, UnitName("length", feet, pint))
+        short, singular = spellings[0], spellings[1]
+        long_forms = spellings[1:]
+        add(
+            [f"{short}^2", f"{singular}^2", *(f"sq {s}" for s in spellings)]
+            + [f"square {s}" for s in long_forms],
+            UnitName("area", feet**2, f"{pint} ** 2"),
         )
-    if not math.isfinite(number):
-        raise UnitMismatch(f"expected a finite number, got {value!r}")
-    if number < 0:
-        raise UnitMismatch(f"cannot be negative, got {value!r}")
+        add(
+            [f"{short}^3", f"{singular}^3", *(f"cu {s}" for s in spellings)]
+            + [f"cubic {s}" for s in long_forms],
+            UnitName("volume", feet**3, f"{pint} ** 3"),
+        )
+    add(("um", "micrometer", "micrometers", "micrometre", "micrometres", "micron", "microns"),
+        UnitName("length", 1e-6 / _FT, "micrometer"))  # fmt: skip
+    add(("sqft", "sf"), UnitName("area", 1.0, "foot ** 2"))
+    add(("acre", "acres", "ac"), UnitName("area", 43_560.0, "acre"))
+    add(("ha", "hectare", "hectares"), UnitName("area", 10_000 / _FT**2, "hectare"))
+    add(("cy", "cuyd"), UnitName("volume", 27.0, "yard ** 3"))
+    add(("gal", "gallon", "gallons"), UnitName("volume", 231 / 1_728, "gallon"))
+    add(("l", "liter", "liters", "litre", "litres"), UnitName("volume", 0.001 / _FT**3, "liter"))
+    for spellings, seconds, pint in _TIMES:
+        add(spellings, UnitName("time", seconds, pint))
+    for length in ("ft", "in", "m", "cm", "mm"):
+        for time in ("s", "sec", "min", "h", "hr", "day"):
+            a, b = names[length], names[time]
+            add(
+                [f"{length}/{time}"], UnitName("speed", a.factor / b.factor, f"{a.pint} / {b.pint}")
+            )
+    for volume in ("ft^3", "cu ft", "yd^3", "cu yd", "m^3", "cu m", "gal", "l"):
+        for time in ("s", "sec", "min", "h", "hr", "day"):
+            a, b = names[volume], names[time]
+            add([f"{volume}/{time}"], UnitName("flow", a.factor / b.factor, f"{a.pint} / {b.pint}"))
+    add(("gpm",), UnitName("flow", 231 / 1_728 / 60, "gallon / minute"))
+    add(("cfs",), UnitName("flow", 1.0, "foot ** 3 / second"))
+    add(("degf", "deg f", "fahrenheit", "degrees fahrenheit", "degree fahrenheit"),
+        UnitName("temperature", 1.0, "degree_Fahrenheit"))  # fmt: skip
+    add(("degc", "deg c", "celsius", "degrees celsius", "degree celsius"),
+        UnitName("temperature", 1.8, "degree_Celsius", offset=32.0))  # fmt: skip
+    add(("%", "percent", "pct"), UnitName("ratio", 0.01, "percent"))
+    add(("ft/ft", "m/m", "in/in"), UnitName("ratio", 1.0, "foot / foot"))
+    add(("lb", "lbs", "pound", "pounds"), UnitName("mass", 1.0, "pound"))
+    add(("kg", "kilogram", "kilograms"), UnitName("mass", 1 / _LB, "kilogram"))
+    add(("g", "gram", "grams"), UnitName("mass", 0.001 / _LB, "gram"))
+    add(("ton", "tons"), UnitName("mass", 2_000.0, "short_ton"))
+    return names
+
+
+UNIT_NAMES: MappingProxyType[str, UnitName] = MappingProxyType(_unit_names())
+
+# The units a field may be held in (its default unit), as a spelling of the table and
+# the label used in sentences.
+TARGETS: dict[str, tuple[str, str]] = {
+    "ft": ("ft", "ft"),
+    "ft**2": ("sq ft", "sq ft"),
+    "ft**3": ("cu ft", "cu ft"),
+    "yd**3": ("cu yd", "cu yd"),
+    "acre": ("acre", "acres"),
+    "inch": ("in", "in"),
+    "in/h": ("in/h", "in/h"),
+    "gal/min": ("gal/min", "gal/min"),
+    "ft**3/s": ("cu ft/s", "cu ft/s"),
+    "ft/s": ("ft/s", "ft/s"),
+    "m/s": ("m/s", "m/s"),
+    "m": ("m", "m"),
+    "m**2": ("m^2", "m²"),
+    "m**3": ("m^3", "m³"),
+    "m**3/s": ("m^3/s", "m³/s"),
+    "um": ("um", "µm"),
+    "degF": ("degf", "°F"),
+    "degC": ("degc", "°C"),
+    "day": ("day", "days"),
+    "hour": ("h", "hours"),
+    "s": ("s", "s"),
+    "min": ("min", "min"),
+    "ft/ft": ("ft/ft", "ft/ft"),
+    "percent": ("%", "%"),
+    "1": ("ft/ft", ""),
+}
+
+_NUMBER = re.compile(
+    r"([+-]?)((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?|\.\d+)(?:[eE]([+-]?\d{1,3}))?"
+    r"\s*([a-zA-Zµμ°%][a-zA-Z0-9µμ°%²³^*/·. ]*)?",
+    re.ASCII,
+)
+_NORMAL = (("²", "^2"), ("³", "^3"), ("**", "^"), ("µ", "u"), ("μ", "u"), ("°", "deg"),
+           ("·", "*"), (".", " "))  # fmt: skip
+_AROUND_OPERATORS = re.compile(r"\s*([/^*])\s*")
+
+
+def unit_key(text: str) -> str:
+    """How a typed unit is looked up: "Sq. Ft." -> "sq ft", "m ²" -> "m^2", "°F" -> "degf"."""
+    key = text.lower()
+    for typed, read in _NORMAL:
+        key = key.replace(typed, read)
+    return _AROUND_OPERATORS.sub(r"\1", " ".join(key.split()))
+
+
+def shown(value: object) -> str:
+    """A value as a message quotes it: short, whatever was sent."""
+    if isinstance(value, str):
+        return repr(value if len(value) <= MAX_CHARS else value[:20] + "...")
+    text = repr(value)
+    return text if len(text) <= MAX_CHARS else text[:20] + "..."
+
+
+def read_quantity(value: object, unit: str) -> float:
+    """``value`` (a number in ``unit``, or text with a unit) as a float in ``unit``.
+
+    ``unit`` is a key of ``TARGETS`` (or "USD", which takes plain numbers only). Raises
+    ``UnitMismatch`` with the reason for a bool, text outside the grammar, a unit that is
+    unknown or of the wrong dimension, and a value that is not finite or not a plausible
+    measurement. The sign is the caller's to check.
+    """
+    label = TARGETS[unit][1] if unit in TARGETS else label_of(unit)
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        got = ("true" if value else "false") if isinstance(value, bool) else type(value).__name__
+        raise UnitMismatch(
+            f"expected a number in {label or 'no unit'} or text with a unit, got {got}"
+        )
+    if isinstance(value, str):
+        number = _from_text(value, unit)
+    else:
+        try:
+            number = float(value)
+        except OverflowError:
+            number = math.inf
+    return plausible(number, value, label)
+
+
+def plausible(number: float, value: object, label: str) -> float:
+    """``number`` if it is finite and within the bounds of a real measurement."""
+    if math.isnan(number):
+        raise UnitMismatch(f"expected a number, got {shown(value)}")
+    if abs(number) > MAX_MAGNITUDE:
+        raise UnitMismatch(
+            f"{shown(value)} is too large to be a real measurement "
+            f"(at most {MAX_MAGNITUDE:,.0f} {label})".rstrip()
+        )
+    if number != 0 and abs(number) < MIN_MAGNITUDE:
+        raise UnitMismatch(
+            f"{shown(value)} is too small to be a real measurement; give 0 or a larger value"
+        )
     return number
 
 
-# Exact by definition: 1 ft = 0.3048 m, 1 yd = 3 ft, 1 acre = 43,560 sq ft, 1 mi = 5,280 ft.
-_M = 1 / 0.3048  # feet in a metre
-COMMON_UNITS: dict[str, dict[str, float]] = {
-    "ft**2": {
-        **dict.fromkeys(("ft^2", "sq ft", "sqft", "square feet", "square foot", "sf"), 1.0),
-        **dict.fromkeys(("acre", "acres", "ac"), 43_560.0),
-        **dict.fromkeys(("m^2", "sq m", "square meters", "square metres"), _M**2),
-        **dict.fromkeys(("yd^2", "sq yd", "square yards"), 9.0),
-        **dict.fromkeys(("ha", "hectare", "hectares"), 10_000 * _M**2),
-    },
-    "yd**3": {
-        **dict.fromkeys(("yd^3", "cu yd", "cubic yards", "cubic yard", "cy"), 1.0),
-        **dict.fromkeys(("m^3", "cu m", "cubic meters", "cubic metres"), _M**3 / 27),
-        **dict.fromkeys(("ft^3", "cu ft", "cubic feet", "cubic foot"), 1 / 27),
-    },
-    "ft": {
-        **dict.fromkeys(("ft", "foot", "feet"), 1.0),
-        **dict.fromkeys(("m", "meter", "meters", "metre", "metres"), _M),
-        **dict.fromkeys(("yd", "yard", "yards"), 3.0),
-        **dict.fromkeys(("mi", "mile", "miles"), 5_280.0),
-        **dict.fromkeys(("in", "inch", "inches"), 1 / 12),
-    },
-}
-
-
-def _common_unit(text: str, unit: str) -> float | None:
-    """``text`` like "1.2 acre" in ``unit`` from the exact table; None if not in it."""
-    number, _, rest = text.partition(" ")
-    table = COMMON_UNITS.get(unit)
-    if table is None or not rest:
-        return None
-    key = " ".join(rest.lower().replace("²", "^2").replace("³", "^3").replace("**", "^").split())
-    if key not in table:
-        return None
-    try:
-        return float(number.replace(",", "")) * table[key]
-    except ValueError:
-        return None
-
-
-def _parse_string(text: str, unit: str) -> float:
-    stripped = text.strip()
-    try:
-        return float(stripped.replace(",", ""))
-    except ValueError:
-        pass
-    common = _common_unit(stripped, unit)
-    if common is not None:
-        return common
-    import pint
-
-    pint_unit, dimension, _label = UNITS[unit]
-    registry = _registry()
-    try:
-        quantity = registry.Quantity(stripped)
-    except (pint.errors.PintError, ValueError, TypeError, AttributeError, SyntaxError) as exc:
-        raise UnitMismatch(f"could not read {text!r} as a quantity ({exc})") from None
-    if not isinstance(quantity, registry.Quantity):
-        return float(quantity)
-    if quantity.dimensionless and dimension:
-        raise UnitMismatch(f"{text!r} has no unit; give a number in {unit} or add a unit")
-    if not quantity.check(dimension or "[]"):
+def _from_text(text: str, unit: str) -> float:
+    dimension, label = _target(unit)
+    examples = DIMENSIONS[dimension][2] if dimension else "a plain number"
+    if len(text) > MAX_CHARS:
         raise UnitMismatch(
-            f"{text!r} is not {describe_dimension(dimension)}; "
-            f"expected a unit of {describe_dimension(dimension)} like {label(unit)}"
+            f"{shown(text)} is too long for a quantity; write a number and a unit in at most "
+            f"{MAX_CHARS} characters, like {examples}"
         )
-    return float(quantity.to(pint_unit).magnitude)
+    match = _NUMBER.fullmatch(text.strip())
+    if match is None:
+        raise UnitMismatch(f"could not read {shown(text)} as a number with a unit, like {examples}")
+    sign, digits, exponent, typed_unit = match.groups()
+    number = float(f"{sign}{digits.replace(',', '')}e{exponent or 0}")
+    if typed_unit is None or not typed_unit.strip():
+        return number
+    if not dimension:
+        raise UnitMismatch(f"expected a plain number, got {shown(text)}")
+    name = UNIT_NAMES.get(unit_key(typed_unit))
+    if name is None:
+        raise UnitMismatch(
+            f"could not read {shown(text)}: {typed_unit.strip()!r} is not a unit siltfence "
+            f"reads; write a number and a unit of {DIMENSIONS[dimension][1]}, like {examples}"
+        )
+    if name.dimension != dimension:
+        words = DIMENSIONS[dimension][1]
+        raise UnitMismatch(f"{shown(text)} is not {words}; expected a unit of {words} like {label}")
+    target = UNIT_NAMES[TARGETS[unit][0]]
+    if math.isinf(number):
+        return number
+    return (number * name.factor + name.offset - target.offset) / target.factor
 
 
-def describe_dimension(dimension: str) -> str:
-    return {
-        "[length] ** 2": "an area",
-        "[length] ** 3": "a volume",
-        "[length]": "a length",
-        "[time]": "a duration",
-        "[length] / [time]": "a velocity",
-    }.get(dimension, dimension or "a pure number")
+def _target(unit: str) -> tuple[str, str]:
+    """(dimension, label) of a default unit; no dimension for units that take plain numbers."""
+    if unit not in TARGETS:
+        return "", label_of(unit)
+    return UNIT_NAMES[TARGETS[unit][0]].dimension, TARGETS[unit][1]
 
 
-def check_unit_name(unit: str) -> None:
-    """Raise ``UnitMismatch`` if ``unit`` is not one this project uses."""
-    if unit not in UNITS:
-        raise UnitMismatch(f"unknown unit {unit!r}; use one of {', '.join(sorted(UNITS))}")
+def label_of(unit: str) -> str:
+    if unit in UNITS:
+        return UNITS[unit][2]
+    return TARGETS[unit][1] if unit in TARGETS else unit
+
+
+def to_unit(value: object, unit: str) -> float:
+    """Return ``value`` as a float in ``unit`` (a key of ``UNITS``), 0 or more.
+
+    Raises ``UnitMismatch`` with a readable reason for anything else.
+    """
+    number = read_quantity(value, unit)
+    if number < 0:
+        raise UnitMismatch(f"cannot be negative, got {shown(value)}")
+    return number
 
 
 def label(unit: str) -> str:

@@ -34,7 +34,7 @@ def test_the_package_registry_is_built_once():
 
 
 def test_a_mass_given_for_an_area_names_the_field():
-    with pytest.raises(EngineeringInputError, match=r"^drainage_area: '5 kg' is not a area"):
+    with pytest.raises(EngineeringInputError, match=r"^drainage_area: '5 kg' is not an area"):
         to_float("5 kg", "ft**2", field="drainage_area")
 
 

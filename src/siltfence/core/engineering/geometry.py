@@ -10,7 +10,6 @@ Bad input raises ``GeometryError(field, reason)`` naming the member, for example
 
 from __future__ import annotations
 
-import json
 import math
 import threading
 from collections.abc import Mapping
@@ -25,6 +24,8 @@ from shapely.geometry.base import BaseGeometry  # type: ignore[import-untyped]
 
 from siltfence.core.engineering.errors import GeometryError
 from siltfence.core.engineering.units import ACRE_FT2, FT
+from siltfence.core.errors import SiltfenceError
+from siltfence.core.jsonread import read_json
 
 # About the state's extent, with a little margin: lon -92.9..-86.2, lat 42.4..47.4.
 WISCONSIN_LON = (-92.9, -86.2)
@@ -145,17 +146,12 @@ def _name(value: object) -> str:
     )
 
 
-def _reject_constant(token: str) -> float:
-    raise ValueError(f"{token} is not a number JSON allows")
-
-
 def _load(data: str | bytes | Mapping[str, Any], field: str) -> Mapping[str, Any]:
     if isinstance(data, str | bytes):
         try:
-            loaded = json.loads(data, parse_constant=_reject_constant)
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise GeometryError(field, f"not valid JSON ({exc})") from None
-        data = loaded
+            data = read_json(data, what=field)
+        except SiltfenceError as exc:
+            raise GeometryError(field, str(exc).removeprefix(f"{field}: ")) from None
     if not isinstance(data, Mapping):
         raise GeometryError(field, f"expected a GeoJSON object, got {_name(data)}")
     return data

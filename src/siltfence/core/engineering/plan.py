@@ -22,6 +22,7 @@ from typing import Any
 
 from shapely.geometry.base import BaseGeometry  # type: ignore[import-untyped]
 
+from siltfence.core.dates import DateRefused, read_date
 from siltfence.core.engineering.errors import EngineeringInputError, GeometryError
 from siltfence.core.engineering.geometry import parse_geojson
 from siltfence.core.engineering.sheet_flow import TR55_SHEET_FLOW_N
@@ -607,13 +608,10 @@ def _bool(value: object, where: str) -> bool:
 
 
 def _date(value: object, where: str) -> datetime.date:
-    if isinstance(value, str):
-        try:
-            if len(value) == 10:
-                return datetime.date.fromisoformat(value)
-        except ValueError:
-            pass
-    raise EngineeringInputError(where, f"expected a date written YYYY-MM-DD, got {value!r}")
+    try:
+        return read_date(value)
+    except DateRefused as exc:
+        raise EngineeringInputError(where, str(exc)) from None
 
 
 def _coefficient(value: object, where: str) -> float:

@@ -16,6 +16,7 @@ import datetime
 from enum import StrEnum
 from functools import partial
 
+from siltfence.core.dates import DateRefused, read_date
 from siltfence.core.engineering.errors import EngineeringInputError
 from siltfence.core.engineering.result import CheckResult, Method, Outcome, Step, make_result
 from siltfence.core.engineering.units import fmt
@@ -49,12 +50,10 @@ def _date(value: object, field: str) -> datetime.date:
         )
     if isinstance(value, datetime.date):
         return value
-    if isinstance(value, str):
-        try:
-            return datetime.date.fromisoformat(value)
-        except ValueError:
-            pass
-    raise EngineeringInputError(field, f"expected a date (YYYY-MM-DD), got {value!r}")
+    try:
+        return read_date(value)
+    except DateRefused as exc:
+        raise EngineeringInputError(field, str(exc)) from None
 
 
 def _cutoff(value: object) -> tuple[int, int]:

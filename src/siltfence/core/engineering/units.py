@@ -1,19 +1,21 @@
-"""Units for the design checks: one pint registry, built on first use.
+"""Units for the design checks.
 
 Every check takes plain numbers in a documented default unit (US customary, like the
-ordinance: ft, sq ft, gal/min, in/h, °F) or a pint Quantity, or a string with a unit
-("100 gal/min", "2.5 acre", "10 degC"). pint is imported only when a string or a
-Quantity arrives, so plain numbers never pay for building the registry.
+ordinance: ft, sq ft, gal/min, in/h, °F), a string with a unit ("100 gal/min", "2.5 acre",
+"10 degC"), read by the strict grammar of ``siltfence.core.quantities`` (never by pint's
+expression parser), or a pint Quantity handed over by Python code. pint is imported only
+when a Quantity arrives; its one registry keeps no cache on disk, so a cache another
+install left behind (or broke) can never be read.
 """
 
 from __future__ import annotations
 
 import math
-import re
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from siltfence.core.engineering.errors import EngineeringInputError
+from siltfence.core.quantities import UnitMismatch, plausible, read_quantity
 
 if TYPE_CHECKING:
     import pint
@@ -71,6 +73,12 @@ _PINT_NAMES: dict[str, str] = {
     "hour": "hour",
     "ft/ft": "dimensionless",
     "percent": "percent",
+    "1": "dimensionless",
+    "s": "second",
+    "min": "minute",
+    "m/s": "meter / second",
+    "m**3": "meter ** 3",
+    "m**3/s": "meter ** 3 / second",
 }
 
 _DIMENSION_WORDS: dict[str, str] = {
@@ -83,8 +91,6 @@ _DIMENSION_WORDS: dict[str, str] = {
     "[time]": "duration",
     "": "pure number",
 }
-
-_NUMBER_THEN_UNIT = re.compile(r"^\s*([-+]?(?:\d[\d,]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(.*?)\s*$")
 
 # Exact conversion factors for plain numbers (no pint needed).
 FT = 0.3048  # m per ft, exact by definition (1959)
@@ -100,7 +106,9 @@ def registry() -> pint.UnitRegistry:
     """The one unit registry of the engineering package, built on first use."""
     import pint
 
-    return pint.UnitRegistry()
+    # No cache folder: pint's ":auto:" cache is shared by every install of a user and
+    # breaks when the install that wrote it is gone; building afresh is the safe way.
+    return pint.UnitRegistry(cache_folder=None)
 
 
 def to_float(
@@ -118,24 +126,17 @@ def to_float(
     ``field`` for a bool, a unit of the wrong kind, NaN or infinity, a value below
     ``minimum`` or, with ``positive``, zero.
     """
-    if isinstance(value, bool):
-        raise EngineeringInputError(
-            field, f"expected a number in {LABELS[unit]} or a quantity with a unit, got {value!r}"
-        )
-    if isinstance(value, int | float):
-        number = float(value)
-    elif isinstance(value, str):
-        number = _from_text(value, unit, field)
-    elif _is_quantity(value):
+    if _is_quantity(value):
         number = _from_quantity(value, unit, field, shown=str(value))
+        try:
+            number = plausible(number, value, LABELS[unit])
+        except UnitMismatch as exc:
+            raise EngineeringInputError(field, str(exc)) from None
     else:
-        raise EngineeringInputError(
-            field,
-            f"expected a number in {LABELS[unit]} or a quantity with a unit, "
-            f"got {type(value).__name__}",
-        )
-    if not math.isfinite(number):
-        raise EngineeringInputError(field, f"expected a finite number, got {value!r}")
+        try:
+            number = read_quantity(value, unit)
+        except UnitMismatch as exc:
+            raise EngineeringInputError(field, str(exc)) from None
     if minimum is not None and number < minimum:
         raise EngineeringInputError(
             field, f"must be at least {minimum:g} {LABELS[unit]}, got {value!r}"
@@ -147,24 +148,6 @@ def to_float(
 
 def _is_quantity(value: object) -> bool:
     return all(hasattr(value, name) for name in ("magnitude", "units", "to", "dimensionality"))
-
-
-def _from_text(text: str, unit: str, field: str) -> float:
-    match = _NUMBER_THEN_UNIT.match(text)
-    if match is None:
-        raise EngineeringInputError(field, f"could not read {text!r} as a number with a unit")
-    number = float(match.group(1).replace(",", ""))
-    unit_text = match.group(2)
-    if not unit_text:
-        return number
-    import pint
-
-    reg = registry()
-    try:
-        quantity = reg.Quantity(number, unit_text)
-    except (pint.errors.PintError, ValueError, TypeError, AttributeError, SyntaxError) as exc:
-        raise EngineeringInputError(field, f"could not read the unit of {text!r} ({exc})") from None
-    return _from_quantity(quantity, unit, field, shown=text)
 
 
 def _from_quantity(quantity: Any, unit: str, field: str, *, shown: str) -> float:
