@@ -12,12 +12,11 @@ import json
 import sys
 import textwrap
 from enum import StrEnum
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from siltfence.core.errors import SiltfenceError
+from siltfence.cli.inputs import date_option, read_json_file
 
 
 class CheckFormat(StrEnum):
@@ -26,36 +25,14 @@ class CheckFormat(StrEnum):
 
 
 def read_plan(source: str) -> Any:
-    """The plan's JSON from a file, or from stdin for ``-``."""
-    try:
-        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SiltfenceError(f"plan: cannot read {source} ({exc.strerror})", field="plan") from None
-    except UnicodeDecodeError:
-        raise SiltfenceError(f"plan: {source} is not UTF-8 text", field="plan") from None
-    try:
-        return json.loads(text, parse_constant=_no_constant)
-    except json.JSONDecodeError as exc:
-        raise SiltfenceError(
-            f"plan: not valid JSON ({exc.msg} at line {exc.lineno})", field="plan"
-        ) from None
-    except ValueError as exc:
-        raise SiltfenceError(f"plan: not valid JSON ({exc})", field="plan") from None
-
-
-def _no_constant(token: str) -> float:
-    raise ValueError(f"{token} is not a number JSON allows")
+    """The plan's JSON from a file, or from stdin for ``-``, read within bounds."""
+    return read_json_file(source, "plan")
 
 
 def evaluation_date(raw: Any, on: str | None) -> datetime.date | None:
     """``--on`` if given; else None when the plan has its own ``on``; else today there."""
     if on is not None:
-        try:
-            return datetime.date.fromisoformat(on)
-        except ValueError:
-            raise SiltfenceError(
-                f"on: expected a date written YYYY-MM-DD, got {on!r}", field="on"
-            ) from None
+        return date_option(on, "on")
     if isinstance(raw, dict) and "on" in raw:
         return None
     jurisdiction = raw.get("jurisdiction") if isinstance(raw, dict) else None

@@ -12,13 +12,14 @@ import datetime
 import json
 import sys
 from enum import StrEnum
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from click.exceptions import ClickException, UsageError
 
 from siltfence.cli.check import check as _check_command
+from siltfence.cli.inputs import date_option
+from siltfence.cli.inputs import read_json_file as _read_json
 from siltfence.cli.rain import rain_app
 from siltfence.core.errors import SiltfenceError
 
@@ -45,19 +46,6 @@ class BadInput(Exception):
     pass
 
 
-def _read_json(source: str, what: str) -> Any:
-    try:
-        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BadInput(f"{what}: cannot read {source} ({exc.strerror})") from None
-    except UnicodeDecodeError:
-        raise BadInput(f"{what}: {source} is not UTF-8 text") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise BadInput(f"{what}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
-
-
 def _parse_date(text: str | None, field: str, jurisdiction: str) -> datetime.date:
     if text is None:
         from zoneinfo import ZoneInfo
@@ -68,10 +56,7 @@ def _parse_date(text: str | None, field: str, jurisdiction: str) -> datetime.dat
         # only ever receives a date.
         zone = ZoneInfo(load(jurisdiction).time_zone)
         return datetime.datetime.now(zone).date()
-    try:
-        return datetime.date.fromisoformat(text)
-    except ValueError:
-        raise BadInput(f"{field}: expected a date written YYYY-MM-DD, got {text!r}") from None
+    return date_option(text, field)
 
 
 def _print_json(data: Any) -> None:

@@ -144,7 +144,7 @@ def _village_prefix(village: Village) -> str:
     return (parts[0][:2] if len(parts) == 1 else "".join(p[0] for p in parts)).upper()
 
 
-def fee_in_force(village: Village, on: datetime.date) -> FeeSchedule | None:
+def fee_in_force(village: Village | str, on: datetime.date) -> FeeSchedule | None:
     return (
         FeeSchedule.objects.filter(village=village, effective_from__lte=on)
         .order_by("-effective_from")
@@ -282,11 +282,16 @@ def document_upload(
     return document
 
 
+def _checklist_items(application: Application, items: list[int]) -> list[int]:
+    """The ticked items that name a plan content of this application, sorted, once each."""
+    contents = (application.determination.get("plan") or {}).get("contents", [])
+    return sorted({i for i in items if 0 <= i < len(contents)})
+
+
 def application_checklist_set(*, application: Application, user: Any, items: list[int]) -> None:
     """The applicant marks which required plan contents the plan holds."""
     _require_applicant(user, application)
-    contents = (application.determination.get("plan") or {}).get("contents", [])
-    chosen = sorted({i for i in items if 0 <= i < len(contents)})
+    chosen = _checklist_items(application, items)
     with transaction.atomic():
         locked = Application.objects.select_for_update().get(pk=application.pk)
         # The checklist is part of what is filed: it changes only before filing, or when
@@ -305,8 +310,32 @@ def application_checklist_set(*, application: Application, user: Any, items: lis
     application.refresh_from_db()
 
 
-def application_missing(application: Application) -> list[str]:
-    """What keeps an application from being complete, each with its section."""
+def application_fee_due(application: Application, on: datetime.date) -> Decimal | None:
+    """The application fee this application owes: for a draft, the fee in force on ``on``
+    in the village's schedule (a draft started before a fee was set owes it once it is in
+    force); once filed, the fee fixed at filing. ``None`` when no fee, or a fee of $0, is set."""
+    if application.status != ApplicationStatus.DRAFT:
+        amount = application.fee_amount
+    else:
+        fee = fee_in_force(application.village, on)
+        amount = fee.amount if fee is not None else None
+    return amount if amount else None
+
+
+def _fee_missing(application: Application, on: datetime.date) -> str | None:
+    due = application_fee_due(application, on)
+    if due is None:
+        return None
+    if application.fee_paid_on is None:
+        return errors.MISSING_FEE.format(amount=due)
+    paid = application.fee_amount or Decimal(0)
+    if paid < due:
+        return errors.MISSING_FEE_BALANCE.format(amount=due, paid=paid, rest=due - paid)
+    return None
+
+
+def application_missing(application: Application, *, on: datetime.date) -> list[str]:
+    """What keeps an application from being complete on ``on``, each with its section."""
     plan = application.determination.get("plan") or {}
     contents = plan.get("contents", [])
     missing = [
@@ -318,40 +347,82 @@ def application_missing(application: Application) -> list[str]:
     if not kinds & {DocumentKind.PLAN, DocumentKind.PLAN_STATEMENT}:
         ordinance = _ordinance(application.village_id)
         missing.append(
-            errors.NO_PLAN_DOCUMENT.format(
+            errors.MISSING_PLAN_DOCUMENT.format(
                 plan=ordinance.words.get("control_plan", "control plan"),
                 citation=plan.get("citation", ""),
-            ).removeprefix("documents: ")
+            )
         )
-    if application.fee_amount and application.fee_paid_on is None:
-        missing.append(f"the application fee of ${application.fee_amount}")
+    fee = _fee_missing(application, on)
+    if fee:
+        missing.append(fee)
     return missing
 
 
-def application_submit(*, application: Application, user: Any, at: datetime.datetime) -> None:
-    """File the application: complete plan, documents and fee start the review clock."""
+def _received_words(application: Application) -> str:
+    """What the filing actually received, for the record."""
+    if application.fee_paid_on is not None:
+        fee = f"the application fee of ${application.fee_amount} paid on {application.fee_paid_on}"
+    else:
+        fee = "no application fee was due on the filing date"
+    return f"complete application and plan received; {fee}"
+
+
+def application_submit(
+    *,
+    application: Application,
+    user: Any,
+    at: datetime.datetime,
+    checklist: list[int] | None = None,
+) -> None:
+    """File the application: complete plan, documents and any fee in force on the filing
+    date start the review clock.
+
+    ``checklist`` (optional) is what the applicant ticked on the page when filing: it is
+    saved first, in the filing's transaction. If the filing is then refused, the saved
+    checklist is kept (it is a complete change of its own) and nothing else is written.
+    """
     _require_applicant(user, application)
+    ordinance = _ordinance(application.village_id)
+    on = timezone.localtime(at, _zone(ordinance)).date()
+    refusal: ActionRefused | None = None
     with transaction.atomic():
         locked = Application.objects.select_for_update().get(pk=application.pk)
         if locked.status != ApplicationStatus.DRAFT:
             raise ActionRefused(errors.NOT_DRAFT.format(status=locked.status), field="status")
-        missing = application_missing(locked)
+        if checklist is not None:
+            chosen = _checklist_items(locked, checklist)
+            if chosen != sorted(locked.checklist):
+                _transition(
+                    locked,
+                    actor=user,
+                    action="application_checklist_set",
+                    citation=(locked.determination.get("plan") or {}).get("citation", ""),
+                    checklist=chosen,
+                )
+        missing = application_missing(locked, on=on)
         if missing:
-            raise ActionRefused(
-                errors.INCOMPLETE.format(missing="; ".join(missing)), field="checklist"
+            refusal = ActionRefused(
+                errors.INCOMPLETE.format(missing="; ".join(missing)), field="application"
             )
-        _transition(
-            locked,
-            actor=user,
-            action="application_submit",
-            citation=_clock_cite(_ordinance(locked.village_id), "review_decision"),
-            reason="complete application, plan and fee received",
-            event="application_received",
-            at=at,
-            status=ApplicationStatus.UNDER_REVIEW,
-            received_at=at,
-        )
+        else:
+            # Nothing is missing, so any fee in force was paid; with none due, none is kept.
+            fee_amount = locked.fee_amount if locked.fee_paid_on is not None else None
+            _transition(
+                locked,
+                actor=user,
+                action="application_submit",
+                citation=_clock_cite(ordinance, "review_decision"),
+                reason=_received_words(locked),
+                event="application_received",
+                at=at,
+                after_extra={"fee_amount": str(fee_amount) if fee_amount is not None else None},
+                status=ApplicationStatus.UNDER_REVIEW,
+                received_at=at,
+                fee_amount=fee_amount,
+            )
     application.refresh_from_db()
+    if refusal is not None:
+        raise refusal
 
 
 def fee_payment_record(
