@@ -19,9 +19,13 @@ CHECKLIST_CLOSED = (
     "status: the plan checklist can change only in a draft or when information was "
     "requested; this application is {status}"
 )
-INCOMPLETE = "checklist: the plan is not complete; missing: {missing}"
-NO_PLAN_DOCUMENT = "documents: upload the {plan} (PDF) before submitting ({citation})"
-FEE_NOT_PAID = "fee: the application fee of ${amount} has not been recorded as paid ({citation})"
+INCOMPLETE = "application: the application cannot be filed yet; still missing: {missing}"
+MISSING_PLAN_DOCUMENT = "the {plan} itself: upload the {plan} (PDF) before filing ({citation})"
+MISSING_FEE = "the application fee of ${amount}, paid to the village and recorded by its staff"
+MISSING_FEE_BALANCE = (
+    "the rest of the application fee: ${amount} is due and ${paid} was recorded as paid, "
+    "so ${rest} is still owed"
+)
 NOT_UNDER_REVIEW = "status: the application is {status}, not under review"
 NOT_WAITING_FOR_INFORMATION = "status: no information was requested; the application is {status}"
 REASONS_REQUIRED = "reasons: a disapproval must state its reasons in writing ({citation})"

@@ -20,6 +20,7 @@ from siltfence.apps.permits import services
 from siltfence.apps.permits.clocks import application_timeline, review_clock
 from siltfence.apps.permits.models import (
     Application,
+    ApplicationStatus,
     FeeSchedule,
     OfficeClosure,
     PermitStatus,
@@ -29,6 +30,7 @@ from siltfence.apps.permits.models import (
 from siltfence.apps.permits.selectors import (
     applications_for_review,
     applications_visible_to,
+    drafts_awaiting_fee,
     permits_visible_to,
 )
 from siltfence.apps.web.forms import (
@@ -41,8 +43,15 @@ from siltfence.apps.web.forms import (
     InformationRequestForm,
     SuretyForm,
 )
+from siltfence.apps.web.wording import duty_words, plain
 from siltfence.core.errors import SiltfenceError
 from siltfence.core.ordinance.loader import load
+
+# Asked of staff before a decision that cannot be undone (approve, disapprove, close).
+CONFIRM_FIELD = "confirm"
+NOT_CONFIRMED = (
+    "Nothing was done: tick “I understand this cannot be undone” to {action}. {consequence}"
+)
 
 
 def _officials_only(request: HttpRequest) -> None:
@@ -63,8 +72,9 @@ def queue(request: HttpRequest) -> HttpResponse:
     today = timezone.localdate()
     rows = []
     for application in applications_for_review(request.user):
-        clock = review_clock(application)
-        due = clock["due"][:10] if clock else None
+        clock = _clock(application)
+        running = clock is not None and clock["state"] in ("running", "overdue")
+        due = clock["due"][:10] if clock and running else None
         days_left = None
         if due:
             from datetime import date
@@ -73,8 +83,34 @@ def queue(request: HttpRequest) -> HttpResponse:
         rows.append(
             {"application": application, "clock": clock, "due": due, "days_left": days_left}
         )
+    # Running clocks first by the date a decision is due; paused ones (waiting for the
+    # applicant's information) after them.
     rows.sort(key=lambda r: (r["due"] is None, r["due"] or ""))
-    return render(request, "web/staff_queue.html", {"rows": rows, "today": today})
+    fees = [
+        {"application": a, "amount": amount}
+        for a, amount in drafts_awaiting_fee(request.user, today)
+    ]
+    return render(
+        request, "web/staff_queue.html", {"rows": rows, "today": today, "awaiting_fee": fees}
+    )
+
+
+def _clock(application: Application) -> dict[str, Any] | None:
+    clock = review_clock(application)
+    if clock is None:
+        return None
+    return duty_words(clock, zone=load(application.village_id).time_zone)
+
+
+def back_link(user: Any) -> tuple[str, str]:
+    """Where "back" goes for this person: their own home list, never a page they may not see."""
+    if village_ids(user, Role.STAFF):
+        return "web:staff-queue", "Review queue"
+    if village_ids(user, Role.INSPECTOR):
+        return "web:inspector-home", "Inspections"
+    if village_ids(user, Role.APPEALS_BOARD):
+        return "web:appeals-home", "Appeals board"
+    return "web:portal", "My applications"
 
 
 @login_required
@@ -87,6 +123,15 @@ def application_detail(request: HttpRequest, pk: int) -> HttpResponse:
     ordinance = load(application.village_id)
     plan = application.determination.get("plan") or {}
     timeline = application_timeline(application).to_json() if application.received_at else None
+    if timeline is not None:
+        clock = review_clock(application) or {}
+        for duty in timeline["duties"]:
+            if duty["kind"] in ("review_decision", "re_review_decision"):
+                duty["waiting_since"] = clock.get("waiting_since")
+        timeline["duties"] = [duty_words(d, zone=ordinance.time_zone) for d in timeline["duties"]]
+    today = timezone.localdate()
+    fee_due = services.application_fee_due(application, today)
+    back_url, back_label = back_link(request.user)
     context = {
         "application": application,
         "ordinance": ordinance,
@@ -95,14 +140,16 @@ def application_detail(request: HttpRequest, pk: int) -> HttpResponse:
             {"item": item, "ticked": i in set(application.checklist)}
             for i, item in enumerate(plan.get("contents", []))
         ],
-        "clock": review_clock(application),
+        "clock": _clock(application),
         "timeline": timeline,
+        "back_url": back_url,
+        "back_label": back_label,
+        "parties": application.parties.all(),
+        "fee_due": fee_due,
         "can_decide": is_staff_of(request.user, application),
         "info_form": InformationRequestForm(),
         "decision_form": DecisionForm(),
-        "fee_form": FeeForm(
-            initial={"amount": application.fee_amount, "paid_on": timezone.localdate()}
-        ),
+        "fee_form": FeeForm(initial={"amount": fee_due, "paid_on": today}),
         "permit": getattr(application, "permit", None),
         "audit": _audit_for("application", application.pk),
     }
@@ -121,11 +168,20 @@ def _staff_application(request: HttpRequest, pk: int) -> Application:
     return application
 
 
+def _confirmed(request: HttpRequest, action: str, consequence: str) -> bool:
+    """The "I understand this cannot be undone" box was ticked; if not, say so and do
+    nothing. Checked here, on the server, so the step holds without JavaScript."""
+    if request.POST.get(CONFIRM_FIELD) == "yes":
+        return True
+    messages.error(request, NOT_CONFIRMED.format(action=action, consequence=consequence))
+    return False
+
+
 def _done(request: HttpRequest, action: Any, success: str) -> None:
     try:
         action()
     except SiltfenceError as exc:
-        messages.error(request, str(exc))
+        messages.error(request, plain(exc))
     else:
         messages.success(request, success)
 
@@ -151,6 +207,8 @@ def request_information(request: HttpRequest, pk: int) -> HttpResponse:
 def approve(request: HttpRequest, pk: int) -> HttpResponse:
     application = _staff_application(request, pk)
     reasons = request.POST.get("reasons", "")
+    if not _confirmed(request, "approve", "An approval issues the permit."):
+        return redirect("web:staff-application", pk=pk)
     _done(
         request,
         lambda: services.application_approve(
@@ -174,6 +232,8 @@ def disapprove(request: HttpRequest, pk: int) -> HttpResponse:
         "Disapproved. The letter with the reasons was generated.",
     )
     return redirect("web:staff-application", pk=pk)
+    if not _confirmed(request, "disapprove", "A disapproval sends the letter with its reasons."):
+        return redirect("web:staff-application", pk=pk)
 
 
 @login_required
@@ -228,6 +288,10 @@ def permit_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "ordinance": ordinance,
             "timeline": timeline,
             "can_manage": is_staff_of(request.user, permit),
+    timeline["duties"] = [duty_words(d, zone=ordinance.time_zone) for d in timeline["duties"]]
+    back_url, back_label = back_link(request.user)
+    if permit.application.applicant_id == request.user.pk:
+        back_url, back_label = "web:portal", "My applications"
             "is_permittee": permit.application.applicant_id == request.user.pk,
             "extend_form": ExtendForm(),
             "close_form": CloseForm(),
@@ -242,6 +306,8 @@ def _staff_permit(request: HttpRequest, pk: int) -> Any:
     permit = get_object_or_404(permits_visible_to(request.user), pk=pk)
     _staff_only(request, permit)
     return permit
+            "back_url": back_url,
+            "back_label": back_label,
 
 
 @login_required
@@ -270,6 +336,8 @@ def permit_close(request: HttpRequest, pk: int) -> HttpResponse:
     permit = _staff_permit(request, pk)
     raw = str(request.POST.get("cover_percent", ""))
     cover = int(raw) if raw.isdigit() else -1
+    if not _confirmed(request, "close the permit", "A closed permit cannot be reopened."):
+        return redirect("web:permit", pk=pk)
     _done(
         request,
         lambda: services.permit_close(
@@ -401,3 +469,83 @@ def village_fee(request: HttpRequest, village: str) -> HttpResponse:
             "Fee schedule updated.",
         )
     return redirect("web:village-settings", village=village)
+
+
+def _village_names(ids: set[str]) -> list[str]:
+    return [v.name for v in Village.objects.filter(pk__in=ids).order_by("name")]
+
+
+@login_required
+@require_GET
+def inspector_home(request: HttpRequest) -> HttpResponse:
+    """The inspector's work: permits in force in their village(s), each with what is due
+    on the site (the duties the timeline computes, overdue first), and the applications
+    under review, which they may read."""
+    villages = village_ids(request.user, Role.INSPECTOR)
+    if not villages:
+        raise PermissionDenied("This page is for the village's inspectors.")
+    rows = []
+    for permit in (
+        permits_visible_to(request.user)
+        .filter(village_id__in=villages, status=PermitStatus.ACTIVE)
+        .order_by("expires_on")
+    ):
+        zone = load(permit.village_id).time_zone
+        duties = [
+            duty_words(d, zone=zone)
+            for d in application_timeline(permit.application).to_json()["duties"]
+            if d["status"] in ("open", "overdue")
+        ]
+        duties.sort(key=lambda d: (d["state"] != "overdue", str(d["due"])))
+        rows.append({"permit": permit, "duties": duties})
+    filed = applications_visible_to(request.user).filter(
+        village_id__in=villages,
+        status__in=[ApplicationStatus.UNDER_REVIEW, ApplicationStatus.INFORMATION_REQUESTED],
+    )
+    return render(
+        request,
+        "web/inspector_home.html",
+        {
+            "villages": _village_names(villages),
+            "rows": rows,
+            "filed": [{"application": a, "clock": _clock(a)} for a in filed],
+            "also_board": bool(village_ids(request.user, Role.APPEALS_BOARD)),
+        },
+    )
+
+
+@login_required
+@require_GET
+def appeals_home(request: HttpRequest) -> HttpResponse:
+    """The appeals board's docket, and the decisions and permits it may be asked about."""
+    villages = village_ids(request.user, Role.APPEALS_BOARD)
+    if not villages:
+        raise PermissionDenied("This page is for the village's appeals board.")
+    boards = []
+    for village in Village.objects.filter(pk__in=villages).order_by("name"):
+        ordinance = load(village.id)
+        boards.append(
+            {"village": village, "ordinance": ordinance, "appeals": ordinance.rules["appeals"]}
+        )
+    decided = [
+        {"application": a, "zone": load(a.village_id).time_zone}
+        for a in applications_visible_to(request.user)
+        .filter(
+            village_id__in=villages,
+            status__in=[ApplicationStatus.APPROVED, ApplicationStatus.DISAPPROVED],
+        )
+        .order_by("-decided_at")
+    ]
+    permits_list = (
+        permits_visible_to(request.user).filter(village_id__in=villages).order_by("-issued_on")
+    )
+    return render(
+        request,
+        "web/appeals_home.html",
+        {
+            "boards": boards,
+            "decided": decided,
+            "permits": permits_list,
+            "also_inspector": bool(village_ids(request.user, Role.INSPECTOR)),
+        },
+    )
