@@ -13,7 +13,8 @@ Outcomes:
 
 Places: P portal, PA the target's portal page, SA its staff page, PM the permit's page,
 V Spencer's village settings, Q the staff review queue, SP the staff permit list,
-PC the permit check (start page), NEW a new application's portal page.
+IH the inspector's home, AH the appeals board's home, PRD "check your email" after a
+password reset, PC the permit check (start page), NEW a new application's portal page.
 
 Whatever the outcome, nothing is ever written by a GET or by a refused POST: the audit
 chain, the record counts and every status are the same afterwards. A 500 fails the test.
@@ -88,8 +89,16 @@ logout                    GET    -         405    405    405    405    405    40
 logout                    POST   -         go:PC  go:PC  go:PC  go:PC  go:PC  go:PC  go:PC
 register                  GET    -         200    200    200    200    200    200    200
 register                  POST   -         200    200    200    200    200    200    200
-home                      GET    -         login  go:P   go:P   go:Q   go:Q   go:SP  go:SP
-home                      POST   -         login  go:P   go:P   go:Q   go:Q   go:SP  go:SP
+home                      GET    -         login  go:P   go:P   go:Q   go:Q   go:IH  go:AH
+home                      POST   -         login  go:P   go:P   go:Q   go:Q   go:IH  go:AH
+password-reset            GET    -         200    200    200    200    200    200    200
+password-reset            POST   -         go:PRD go:PRD go:PRD go:PRD go:PRD go:PRD go:PRD
+password-reset-done       GET    -         200    200    200    200    200    200    200
+password-reset-done       POST   -         405    405    405    405    405    405    405
+password-reset-confirm    GET    reset     200    200    200    200    200    200    200
+password-reset-confirm    POST   reset     200    200    200    200    200    200    200
+password-reset-complete   GET    -         200    200    200    200    200    200    200
+password-reset-complete   POST   -         405    405    405    405    405    405    405
 # applicant portal ------------------------------------------------------------------------------
 portal                    GET    -         login  200    200    200    200    200    200
 portal                    POST   -         login  405    405    405    405    405    405
@@ -120,6 +129,10 @@ staff-fee                 GET    review    login  405    405    405    405    40
 staff-fee                 POST   review    login  403    404    did:SA 404    403    403
 staff-permits             GET    -         login  403    403    200    200    200    200
 staff-permits             POST   -         login  405    405    405    405    405    405
+inspector-home            GET    -         login  403    403    403    403    200    403
+inspector-home            POST   -         login  405    405    405    405    405    405
+appeals-home              GET    -         login  403    403    403    403    403    200
+appeals-home              POST   -         login  405    405    405    405    405    405
 # permits ---------------------------------------------------------------------------------------
 permit                    GET    permit    login  200    404    200    404    200    200
 permit                    POST   permit    login  405    405    405    405    405    405
@@ -273,6 +286,8 @@ class World:
                 return [factories.SPENCER, load(factories.SPENCER).sections[0].number]
             case "diff":
                 return [factories.SPENCER, factories.NEW_GLARUS]
+            case "reset":
+                return ["MQ", "not-a-valid-token"]
         raise AssertionError(f"MATRIX: unknown target {target!r}")
 
     def url(self, row: Row) -> str:
@@ -290,6 +305,9 @@ class World:
             "V": lambda: reverse("web:village-settings", args=[factories.SPENCER]),
             "Q": lambda: reverse("web:staff-queue"),
             "SP": lambda: reverse("web:staff-permits"),
+            "IH": lambda: reverse("web:inspector-home"),
+            "AH": lambda: reverse("web:appeals-home"),
+            "PRD": lambda: reverse("web:password-reset-done"),
             "PC": lambda: reverse("web:permit-check"),
         }[place]()
 
@@ -344,11 +362,13 @@ def request_for(row: Row, role: str) -> tuple[dict[str, Any], dict[str, Any]]:
         },
         "portal-respond": {"response": "The stockpiles are on the west side."},
         "staff-request-information": {"message": "Show the basin outlet."},
-        "staff-approve": {"reasons": "The plan meets the chapter."},
-        "staff-disapprove": {"reasons": "No inlet protection."},
+        "staff-approve": {"reasons": "The plan meets the chapter.", "confirm": "yes"},
+        "staff-disapprove": {"reasons": "No inlet protection.", "confirm": "yes"},
         "staff-fee": {"amount": "75.00", "paid_on": _today()},
         "permit-extend": {"days": "30", "added_measures": "Second fence row."},
-        "permit-close": {"cover_percent": "85"},
+        "permit-close": {"cover_percent": "85", "confirm": "yes"},
+        "password-reset": {"email": "nobody@example.org"},
+        "password-reset-confirm": {"new_password1": "x", "new_password2": "y"},
         "permit-surety": {
             "kind": "surety_bond",
             "amount": "5000",
@@ -477,7 +497,14 @@ def test_someone_else_s_object_answers_exactly_like_one_that_does_not_exist(
     assert snapshot() == before
 
 
-LIST_PAGES = ["web:portal", "web:staff-queue", "web:staff-permits", "web:home"]
+LIST_PAGES = [
+    "web:portal",
+    "web:staff-queue",
+    "web:staff-permits",
+    "web:inspector-home",
+    "web:appeals-home",
+    "web:home",
+]
 
 
 @pytest.mark.parametrize("role", ["appl_b", "stf_ng"])
@@ -507,8 +534,8 @@ def test_lists_show_the_records_to_those_who_may_see_them(role, people, spencer)
     page = {
         "owner": reverse("web:portal"),
         "staff": reverse("web:staff-queue"),
-        "insp": reverse("web:staff-permits"),
-        "board": reverse("web:staff-permits"),
+        "insp": reverse("web:inspector-home"),
+        "board": reverse("web:appeals-home"),
     }[role]
     content = client.get(page).content.decode()
     expected = permit.number if role in ("insp", "board") else review.number

@@ -168,6 +168,26 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = not PRODUCTION
 if not PRODUCTION:
+
+# Email (password reset links). With EMAIL_HOST unset, emails are printed to the console,
+# as the demo does; set EMAIL_HOST (and EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
+# EMAIL_USE_TLS, DEFAULT_FROM_EMAIL) to send them through an SMTP server.
+MAILERS = {
+    "default": {
+        "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "OPTIONS": {
+            "host": os.environ["EMAIL_HOST"],
+            "port": int(os.environ.get("EMAIL_PORT", "587")),
+            "username": os.environ.get("EMAIL_HOST_USER", ""),
+            "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+            "use_tls": os.environ.get("EMAIL_USE_TLS", "true") == "true",
+        },
+    }
+    if os.environ.get("EMAIL_HOST")
+    else {"BACKEND": "django.core.mail.backends.console.EmailBackend"}
+}
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "siltfence <noreply@localhost>")
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link works for one day
     STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise looks here even when local
 
 SESSION_COOKIE_HTTPONLY = True

@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 
-from siltfence.apps.permits.models import Application, OfficeClosure
+from siltfence.apps.permits.models import Application, ApplicationStatus, OfficeClosure
 from siltfence.core.ordinance.loader import load
 
 
@@ -63,7 +63,22 @@ def review_clock(
     duties = application_timeline(application, as_of).to_json()["duties"]
     decisions = [d for d in duties if d["kind"] in ("review_decision", "re_review_decision")]
     open_ones = [d for d in decisions if d["status"] != "met"]
-    return (open_ones or decisions or [None])[-1]
+    clock = (open_ones or decisions or [None])[-1]
+    if clock is not None:
+        clock["waiting_since"] = waiting_since(application)
+    return clock
+
+
+def waiting_since(application: Application) -> str | None:
+    """The village date of the written request for information still unanswered, if the
+    application is waiting for information (the review clock is paused meanwhile)."""
+    if application.status != ApplicationStatus.INFORMATION_REQUESTED:
+        return None
+    request = application.information_requests.filter(received_at__isnull=True).last()
+    if request is None:
+        return None
+    zone = ZoneInfo(load(application.village_id).time_zone)
+    return request.requested_at.astimezone(zone).date().isoformat()
 
 
 def decision_due_if_filed(village_id: str, at: datetime.datetime) -> dict[str, Any]:

@@ -35,3 +35,27 @@ def permits_visible_to(user: Any) -> QuerySet[Permit]:
     return Permit.objects.filter(
         Q(application__applicant=user) | Q(village_id__in=villages)
     ).select_related("application", "application__site", "village")
+
+
+def drafts_awaiting_fee(user: Any, on: Any) -> list[tuple[Application, Any]]:
+    """Drafts in the villages where ``user`` is staff that owe the application fee in
+    force on ``on`` and have no payment recorded: the applicant cannot file until staff
+    record it. Each with the amount due."""
+    from siltfence.apps.permits.services import application_fee_due
+
+    drafts = Application.objects.filter(
+        village_id__in=village_ids(user, Role.STAFF),
+        status=ApplicationStatus.DRAFT,
+        fee_paid_on__isnull=True,
+    ).select_related("site", "village", "applicant")
+    owing = [(a, application_fee_due(a, on)) for a in drafts]
+    return [(a, amount) for a, amount in owing if amount is not None]
+
+
+def permits_in_force_for(user: Any, *roles: Role) -> QuerySet[Permit]:
+    """Active permits in the villages where ``user`` holds one of ``roles``."""
+    return (
+        Permit.objects.filter(village_id__in=village_ids(user, *roles), status="active")
+        .select_related("application", "application__site", "village")
+        .order_by("expires_on")
+    )

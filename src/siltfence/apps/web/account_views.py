@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
 from django.views.decorators.http import require_http_methods
 
 from siltfence.apps.accounts.models import Role
@@ -27,6 +29,23 @@ def register(request: HttpRequest) -> HttpResponse:
 def home(request: HttpRequest) -> HttpResponse:
     if village_ids(request.user, Role.STAFF):
         return redirect("web:staff-queue")
-    if village_ids(request.user, Role.INSPECTOR, Role.APPEALS_BOARD):
-        return redirect("web:staff-permits")
+    if village_ids(request.user, Role.INSPECTOR):
+        return redirect("web:inspector-home")
+    if village_ids(request.user, Role.APPEALS_BOARD):
+        return redirect("web:appeals-home")
     return redirect("web:portal")
+
+
+class PasswordReset(auth_views.PasswordResetView):
+    """Django's reset by email: the same answer whether or not the address is known, so
+    the page does not tell who has an account. The email holds a one-time link."""
+
+    template_name = "web/password_reset_form.html"
+    email_template_name = "web/password_reset_email.txt"
+    subject_template_name = "web/password_reset_subject.txt"
+    success_url = reverse_lazy("web:password-reset-done")
+
+
+class PasswordResetConfirm(auth_views.PasswordResetConfirmView):
+    template_name = "web/password_reset_confirm.html"
+    success_url = reverse_lazy("web:password-reset-complete")

@@ -19,9 +19,18 @@ from siltfence.apps.permits.clocks import decision_due_if_filed, review_clock
 from siltfence.apps.permits.models import Application, ApplicationStatus, Village
 from siltfence.apps.permits.selectors import applications_visible_to
 from siltfence.apps.web.forms import ApplyForm, ResponseForm, UploadForm
+from siltfence.apps.web.wording import duty_words, plain
 from siltfence.core.errors import SiltfenceError
 from siltfence.core.ordinance.loader import load
 from siltfence.core.rules import determine
+
+
+def clock_words(application: Application) -> dict[str, Any] | None:
+    """The application's decision clock with its true state in words."""
+    clock = review_clock(application)
+    if clock is None:
+        return None
+    return duty_words(clock, zone=load(application.village_id).time_zone)
 
 
 def own_application(request: HttpRequest, pk: int) -> Application:
@@ -40,7 +49,7 @@ def portal(request: HttpRequest) -> HttpResponse:
     applications = Application.objects.filter(applicant=request.user).select_related(
         "site", "village"
     )
-    rows = [{"application": a, "clock": review_clock(a)} for a in applications]
+    rows = [{"application": a, "clock": clock_words(a)} for a in applications]
     return render(request, "web/portal.html", {"rows": rows})
 
 
@@ -92,10 +101,17 @@ def apply(request: HttpRequest) -> HttpResponse:
             messages.success(request, f"Application {application.number} started.")
             return redirect("web:portal-application", pk=application.pk)
     due = decision_due_if_filed(jurisdiction, timezone.now())
+    fee = services.fee_in_force(jurisdiction, timezone.localdate())
     return render(
         request,
         "web/apply.html",
-        {"form": form, "answer": answer, "ordinance": ordinance, "due_if_filed": due},
+        {
+            "form": form,
+            "answer": answer,
+            "ordinance": ordinance,
+            "due_if_filed": due,
+            "fee_due": fee.amount if fee is not None and fee.amount else None,
+        },
     )
 
 
@@ -111,17 +127,19 @@ def application_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {"index": i, "item": item, "ticked": i in set(application.checklist)}
         for i, item in enumerate(plan.get("contents", []))
     ]
+    today = timezone.localdate()
     context: dict[str, Any] = {
         "application": application,
         "ordinance": ordinance,
         "plan": plan,
         "checklist": checklist,
-        "missing": services.application_missing(application)
+        "missing": services.application_missing(application, on=today)
         if application.status == ApplicationStatus.DRAFT
         else [],
+        "fee_due": services.application_fee_due(application, today),
         "upload_form": UploadForm(),
         "response_form": ResponseForm(),
-        "clock": review_clock(application),
+        "clock": clock_words(application),
         "open_request": application.information_requests.filter(received_at__isnull=True).last(),
         "permit": getattr(application, "permit", None),
         "due_if_filed": decision_due_if_filed(application.village_id, timezone.now())
@@ -132,7 +150,7 @@ def application_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _refused(request: HttpRequest, exc: SiltfenceError) -> None:
-    messages.error(request, str(exc))
+    messages.error(request, plain(exc))
 
 
 @login_required
@@ -176,8 +194,17 @@ def application_upload(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def application_submit(request: HttpRequest, pk: int) -> HttpResponse:
     application = applicant_application(request, pk)
+    # The "File the application" button submits the checklist form: what is ticked on
+    # the page is filed with it, saved or not.
+    checklist = (
+        [int(v) for v in request.POST.getlist("items") if v.isdigit()]
+        if request.POST.get("checklist") == "shown"
+        else None
+    )
     try:
-        services.application_submit(application=application, user=request.user, at=timezone.now())
+        services.application_submit(
+            application=application, user=request.user, at=timezone.now(), checklist=checklist
+        )
     except SiltfenceError as exc:
         _refused(request, exc)
     else:

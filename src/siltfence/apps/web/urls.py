@@ -34,6 +34,28 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/register/", account_views.register, name="register"),
     path("home/", account_views.home, name="home"),
+    path(
+        "accounts/password-reset/",
+        account_views.PasswordReset.as_view(),
+        name="password-reset",
+    ),
+    path(
+        "accounts/password-reset/sent/",
+        auth_views.PasswordResetDoneView.as_view(template_name="web/password_reset_done.html"),
+        name="password-reset-done",
+    ),
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        account_views.PasswordResetConfirm.as_view(),
+        name="password-reset-confirm",
+    ),
+    path(
+        "accounts/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(
+            template_name="web/password_reset_complete.html"
+        ),
+        name="password-reset-complete",
+    ),
     # applicant portal
     path("portal/", portal_views.portal, name="portal"),
     path("portal/apply/", portal_views.apply, name="apply"),
@@ -69,6 +91,8 @@ urlpatterns = [
     path("staff/applications/<int:pk>/fee", staff_views.record_fee, name="staff-fee"),
     path("staff/permits/", staff_views.permits, name="staff-permits"),
     path("permits/<int:pk>/", staff_views.permit_detail, name="permit"),
+    path("inspections/", staff_views.inspector_home, name="inspector-home"),
+    path("appeals/", staff_views.appeals_home, name="appeals-home"),
     path("permits/<int:pk>/extend", staff_views.permit_extend, name="permit-extend"),
     path("permits/<int:pk>/close", staff_views.permit_close, name="permit-close"),
     path("permits/<int:pk>/surety", staff_views.permit_surety, name="permit-surety"),
