@@ -1,7 +1,8 @@
 """HTTP API v1: the public contract of DESIGN.md.
 
 Bad input answers 400 with the same sentence the CLI prints, naming the field; it is
-never a 500.
+never a 500. Bodies are read by the bounded JSON reader of the core (size and nesting
+checked before parsing), dates by its strict date reader.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from zoneinfo import ZoneInfo
 
 from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI
-from ninja.errors import ValidationError
+from ninja.errors import HttpError, ValidationError
+from ninja.parser import Parser
 
 from siltfence.apps.api.design_checks import router as design_checks_router
 from siltfence.apps.api.schemas import (
@@ -23,12 +25,24 @@ from siltfence.apps.api.schemas import (
     ErrorOut,
     JurisdictionOut,
 )
+from siltfence.core.dates import DateRefused, read_date
 from siltfence.core.errors import SiltfenceError
+from siltfence.core.jsonread import read_json
 from siltfence.core.ordinance.loader import load, load_all
 from siltfence.core.ordinance.summary import jurisdiction_summary
 from siltfence.core.rules import determine
 
+
+class BoundedParser(Parser):
+    """Request bodies through ``core.jsonread``: a body too large, nested too deep or
+    holding a number no measurement has is refused before (or instead of) parsing."""
+
+    def parse_body(self, request: HttpRequest) -> Any:
+        return read_json(request.body, what="(body)")
+
+
 api = NinjaAPI(
+    parser=BoundedParser(),
     title="siltfence",
     version="1",
     description=(
@@ -45,6 +59,15 @@ api.add_router("", design_checks_router)
 @api.exception_handler(SiltfenceError)
 def bad_input(request: HttpRequest, exc: SiltfenceError) -> HttpResponse:
     return api.create_response(request, {"detail": str(exc), "field": exc.field}, status=400)
+
+
+@api.exception_handler(HttpError)
+def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    """ninja wraps a body the parser refused as "Cannot parse request body"; answer with
+    the reader's own sentence instead. Every other HTTP error keeps ninja's shape."""
+    if isinstance(exc.__cause__, SiltfenceError):
+        return bad_input(request, exc.__cause__)
+    return api.create_response(request, {"detail": str(exc)}, status=exc.status_code)
 
 
 @api.exception_handler(ValidationError)
@@ -67,11 +90,9 @@ def evaluation_date(text: str | None, jurisdiction: str) -> datetime.date:
     if text is None:
         return datetime.datetime.now(ZoneInfo(load(jurisdiction).time_zone)).date()
     try:
-        return datetime.date.fromisoformat(text)
-    except ValueError:
-        raise SiltfenceError(
-            f"on: expected a date written YYYY-MM-DD, got {text!r}", field="on"
-        ) from None
+        return read_date(text)
+    except DateRefused as exc:
+        raise SiltfenceError(f"on: {exc}", field="on") from None
 
 
 @api.post(
