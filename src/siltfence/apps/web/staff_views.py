@@ -207,12 +207,18 @@ def request_information(request: HttpRequest, pk: int) -> HttpResponse:
 def approve(request: HttpRequest, pk: int) -> HttpResponse:
     application = _staff_application(request, pk)
     reasons = request.POST.get("reasons", "")
+    # One added condition per line (where the chapter allows them, § 135-7F).
+    conditions = str(request.POST.get("conditions", ""))[:50_000].splitlines()
     if not _confirmed(request, "approve", "An approval issues the permit."):
         return redirect("web:staff-application", pk=pk)
     _done(
         request,
         lambda: services.application_approve(
-            application=application, staff=request.user, at=timezone.now(), reasons=reasons
+            application=application,
+            staff=request.user,
+            at=timezone.now(),
+            reasons=reasons,
+            conditions=conditions,
         ),
         "Approved. The permit was issued.",
     )
@@ -224,6 +230,8 @@ def approve(request: HttpRequest, pk: int) -> HttpResponse:
 def disapprove(request: HttpRequest, pk: int) -> HttpResponse:
     application = _staff_application(request, pk)
     reasons = request.POST.get("reasons", "")
+    if not _confirmed(request, "disapprove", "A disapproval sends the letter with its reasons."):
+        return redirect("web:staff-application", pk=pk)
     _done(
         request,
         lambda: services.application_disapprove(
@@ -232,8 +240,6 @@ def disapprove(request: HttpRequest, pk: int) -> HttpResponse:
         "Disapproved. The letter with the reasons was generated.",
     )
     return redirect("web:staff-application", pk=pk)
-    if not _confirmed(request, "disapprove", "A disapproval sends the letter with its reasons."):
-        return redirect("web:staff-application", pk=pk)
 
 
 @login_required
@@ -280,6 +286,10 @@ def permit_detail(request: HttpRequest, pk: int) -> HttpResponse:
     from siltfence.apps.permits.services import AMENDMENT_TRIGGERS
 
     timeline = application_timeline(permit.application).to_json()
+    timeline["duties"] = [duty_words(d, zone=ordinance.time_zone) for d in timeline["duties"]]
+    back_url, back_label = back_link(request.user)
+    if permit.application.applicant_id == request.user.pk:
+        back_url, back_label = "web:portal", "My applications"
     return render(
         request,
         "web/permit.html",
@@ -288,16 +298,14 @@ def permit_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "ordinance": ordinance,
             "timeline": timeline,
             "can_manage": is_staff_of(request.user, permit),
-    timeline["duties"] = [duty_words(d, zone=ordinance.time_zone) for d in timeline["duties"]]
-    back_url, back_label = back_link(request.user)
-    if permit.application.applicant_id == request.user.pk:
-        back_url, back_label = "web:portal", "My applications"
             "is_permittee": permit.application.applicant_id == request.user.pk,
             "extend_form": ExtendForm(),
             "close_form": CloseForm(),
             "surety_form": SuretyForm(),
             "triggers": AMENDMENT_TRIGGERS[permit.village_id],
             "audit": _audit_for("permit", permit.pk),
+            "back_url": back_url,
+            "back_label": back_label,
         },
     )
 
@@ -306,8 +314,6 @@ def _staff_permit(request: HttpRequest, pk: int) -> Any:
     permit = get_object_or_404(permits_visible_to(request.user), pk=pk)
     _staff_only(request, permit)
     return permit
-            "back_url": back_url,
-            "back_label": back_label,
 
 
 @login_required
@@ -334,14 +340,19 @@ def permit_extend(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def permit_close(request: HttpRequest, pk: int) -> HttpResponse:
     permit = _staff_permit(request, pk)
-    raw = str(request.POST.get("cover_percent", ""))
-    cover = int(raw) if raw.isdigit() else -1
+    raw = str(request.POST.get("cover_percent", "")).strip()
+    cover = None if raw == "" else int(raw) if raw.isdigit() and len(raw) <= 3 else -1
+    measures = str(request.POST.get("equivalent_measures", ""))
     if not _confirmed(request, "close the permit", "A closed permit cannot be reopened."):
         return redirect("web:permit", pk=pk)
     _done(
         request,
         lambda: services.permit_close(
-            permit=permit, staff=request.user, on=timezone.localdate(), cover_percent=cover
+            permit=permit,
+            staff=request.user,
+            on=timezone.localdate(),
+            cover_percent=cover,
+            equivalent_measures=measures,
         ),
         "Permit closed at final stabilization.",
     )
