@@ -16,7 +16,9 @@ Gaps, each reported where it matters:
 - the setback sentence says "should", not "shall";
 - the in-street sentence does not say whether inlet protection also waits for seven days
   (the stricter reading, always, is taken);
-- the sentence on piles of under seven days is not limited to piles over 10 cu yd.
+- the sentences on piles kept more than, or less than, seven days are not limited to piles
+  over 10 cu yd: the stricter reading applies them to every pile (only the setback is
+  limited to piles over 10 cu yd).
 """
 
 from __future__ import annotations
@@ -170,24 +172,18 @@ def check_stockpile(
             "The in-street sentence does not say whether inlet protection also waits for seven "
             "days; it is asked for at once (the stricter reading)."
         )
-    elif cubic_yards <= volume_limit:
-        notes.append(
-            f"The sentence on piles 'in existence for less than seven days' is not limited to "
-            f"piles over {volume_limit:g} cu yd; read with the paragraph's first sentence, it is "
-            "applied only to them here."
-        )
-        return common(
-            steps=steps,
-            result=Outcome.INFO,
-            says=(
-                f"A pile of {fmt(cubic_yards, 'yd**3')} is not more than "
-                f"{fmt(volume_limit, 'yd**3')}, so it needs no setback or pile controls "
-                f"({CITATION})."
-            ),
-            notes=notes,
-        )
     else:
-        if length is None:
+        if cubic_yards <= volume_limit:
+            held.append(
+                f"a pile of {fmt(cubic_yards, 'yd**3')} is not more than "
+                f"{fmt(volume_limit, 'yd**3')}, so the setback does not apply to it"
+            )
+            notes.append(
+                "The sentences on stabilizing piles kept more than seven days and ringing "
+                f"piles kept less than seven days are not limited to piles over "
+                f"{volume_limit:g} cu yd; they are applied to every pile (the stricter reading)."
+            )
+        elif length is None:
             open_items.append("the downslope drainage length to a roadway or drainage channel")
         elif length < setback:
             problems.append(
@@ -197,7 +193,10 @@ def check_stockpile(
             fixes.append(
                 f"move the pile to at least {fmt(setback, 'ft')} of downslope drainage length"
             )
-            notes.append("The setback sentence says 'should not', not 'shall not'.")
+            notes.append(
+                "The setback sentence says 'should not', not 'shall not'; the stricter reading "
+                "treats it as a requirement."
+            )
         else:
             held.append(f"it has {fmt(length, 'ft')} of downslope drainage length")
         if days > day_limit:
