@@ -129,3 +129,28 @@ def test_the_wizard_shows_bad_input_naming_the_field(client):
     )
     assert response.status_code == 400
     assert "disturbed_area" in response.content.decode()
+
+
+def test_a_no_permit_answer_still_carries_the_street_tracking_duty_over_http(client):
+    # § 413-11B binds "activity at a construction site", with or without a permit.
+    response = post(
+        client,
+        {"jurisdiction": "spencer-wi", "on": "2026-06-01", "facts": {"disturbed_area": 3000}},
+    )
+    assert response.status_code == 200
+    body = response.json()
+    assert body["applies"] is False
+    duty = next(r for r in body["requirements"] if r["citation"] == "§ 413-11B")
+    assert duty["scope"] == "every_site"
+    assert "subcontractors" in duty["responsible"]
+
+
+def test_the_home_page_says_the_street_duty_binds_without_a_permit(client):
+    response = client.post(
+        "/permit-check/answer",
+        {"jurisdiction": "spencer-wi", "on": "2026-06-01", "disturbed_area": "3000"},
+    )
+    text = response.content.decode()
+    assert "No permit is required" in text
+    assert "§ 413-11B" in text
+    assert "Binds every construction site, with or without a permit." in text
