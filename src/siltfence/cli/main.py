@@ -191,7 +191,9 @@ def _duties_text(timeline: dict[str, Any]) -> str:
             if fine["min"] is not None and fine["max"] is not None
             else "amount not entered"
         )
-        costs = " plus costs" if fine["plus_costs"] else ""
+        costs = {True: " plus costs", False: "", None: " (whether costs are added: not in hand)"}[
+            fine["plus_costs"]
+        ]
         lines.append(
             f"Forfeiture: {fine['days']} day(s), each a separate offense: {amounts}{costs} "
             f"({fine['citation']})"
