@@ -73,6 +73,7 @@ def test_the_permit_states_every_condition_the_ordinance_attaches(village):
         number="PSW-2026-0003",
         issued_on=datetime.date(2026, 5, 20),
         expires_on=datetime.date(2026, 11, 16),
+        added_conditions=[],
     )
     lines = permit_lines(ordinance=ordinance, permit=permit, application=application)
     _check(f"permit-{village}.txt", lines)
@@ -101,3 +102,21 @@ def test_the_disapproval_letter_gives_the_reasons_and_the_right_of_appeal(villag
         assert "applicant, permittee, landowner, land user [§ 413-12B]" in text
     else:
         assert "except cease-and-desist orders" in text and "[§ 135-12B]" in text
+
+
+def test_a_new_glarus_permit_prints_the_conditions_the_administrator_added():
+    # § 135-7F: "Permits issued under this section may include conditions established by
+    # Village Administrator in addition to the requirements set forth in Subsection E".
+    ordinance = load("new-glarus-wi")
+    plan = {"kind": "erosion_and_sediment_control_plan", "citation": "§ 135-8A"}
+    permit = SimpleNamespace(
+        number="PNG-2026-0001",
+        issued_on=datetime.date(2026, 5, 20),
+        expires_on=datetime.date(2026, 11, 16),
+        added_conditions=["Sweep Second Street daily while trucks haul fill"],
+    )
+    lines = permit_lines(
+        ordinance=ordinance, permit=permit, application=_application("new-glarus-wi", plan, [])
+    )
+    heading = lines.index("CONDITIONS ADDED BY THE VILLAGE ADMINISTRATOR [§ 135-7F]:")
+    assert lines[heading + 1] == "- Sweep Second Street daily while trucks haul fill"

@@ -278,6 +278,76 @@ def test_new_glarus_closes_a_permit_only_at_70_percent_perennial_cover(villages,
     assert permit.status == "closed"
 
 
+def test_new_glarus_closes_on_equivalent_permanent_stabilization_measures(villages, people):
+    # § 135-13 "final stabilization": 70% perennial cover "or employment of equivalent
+    # permanent stabilization measures".
+    application = filed(villages, people, "new-glarus-wi", at=local(2026, 5, 1, 10))
+    permit = services.application_approve(
+        application=application, staff=people["admin"], at=local(2026, 5, 4)
+    )
+    services.permit_close(
+        permit=permit,
+        staff=people["admin"],
+        on=datetime.date(2026, 9, 1),
+        cover_percent=40,
+        equivalent_measures="Riprap on the slope and a paved lot in place of seeding",
+    )
+    assert permit.status == "closed"
+    assert permit.final_stabilization_measures.startswith("Riprap on the slope")
+    entry = AuditEvent.objects.filter(action="permit_close").latest("pk")
+    assert entry.citation == "§ 135-13"
+    assert "equivalent permanent stabilization measures: Riprap" in entry.reason
+
+
+def test_closing_with_neither_cover_nor_measures_is_refused_naming_the_field(villages, people):
+    application = filed(villages, people, "new-glarus-wi", at=local(2026, 5, 1, 10))
+    permit = services.application_approve(
+        application=application, staff=people["admin"], at=local(2026, 5, 4)
+    )
+    with pytest.raises(ActionRefused, match=r"^cover: record the perennial cover") as refused:
+        services.permit_close(
+            permit=permit, staff=people["admin"], on=datetime.date(2026, 9, 1), cover_percent=None
+        )
+    assert refused.value.field == "cover"
+    permit.refresh_from_db()
+    assert permit.status == "active"
+
+
+def test_a_spencer_permit_closes_with_no_cover_threshold_citing_section_413_6(villages, people):
+    application = filed(villages, people, at=local(2026, 5, 1, 10))
+    permit = services.application_approve(
+        application=application, staff=people["bi"], at=local(2026, 5, 4)
+    )
+    services.permit_close(
+        permit=permit, staff=people["bi"], on=datetime.date(2026, 9, 1), cover_percent=20
+    )
+    assert AuditEvent.objects.filter(action="permit_close").latest("pk").citation == "§ 413-6"
+
+
+def test_new_glarus_administrator_may_add_conditions_to_the_permit(villages, people):
+    # § 135-7F: "Permits ... may include conditions established by Village Administrator".
+    application = filed(villages, people, "new-glarus-wi", at=local(2026, 5, 1, 10))
+    permit = services.application_approve(
+        application=application,
+        staff=people["admin"],
+        at=local(2026, 5, 4),
+        conditions=["Sweep Second Street daily", "  "],
+    )
+    assert permit.added_conditions == ["Sweep Second Street daily"]
+
+
+def test_spencer_has_no_power_to_add_permit_conditions_so_approval_refuses_them(villages, people):
+    application = filed(villages, people, at=local(2026, 5, 1, 10))
+    with pytest.raises(ActionRefused, match=r"^conditions: the chapter gives the Building"):
+        services.application_approve(
+            application=application,
+            staff=people["bi"],
+            at=local(2026, 5, 4),
+            conditions=["Sweep the street daily"],
+        )
+    assert not Permit.objects.filter(application=application).exists()
+
+
 def test_staff_of_one_village_cannot_act_in_the_other(villages, people):
     application = filed(villages, people, "new-glarus-wi", at=local(2026, 5, 1, 10))
     with pytest.raises(ActionRefused, match="Village Administrator of Village of New Glarus"):

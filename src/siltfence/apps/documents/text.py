@@ -35,13 +35,19 @@ def permit_lines(*, ordinance: Ordinance, permit: Any, application: Any) -> list
     ]
     for condition in ordinance.rules["permit_conditions"]:
         lines.append(f"- {condition['says']} [{condition['citation']}]")
+        if condition.get("note"):
+            lines.append(f"  Note: {condition['note']}.")
     requirements = application.determination.get("requirements", [])
     if requirements:
         lines += ["", "REQUIREMENTS ON THE SITE:"]
         for requirement in requirements:
             lines.append(f"- {requirement['says']} [{requirement['citation']}]")
+    added = ordinance.rules["permit"].get("added_conditions")
+    if added and permit.added_conditions:
+        lines += ["", f"CONDITIONS ADDED BY THE {authority.upper()} [{added['citation']}]:"]
+        lines += [f"- {condition}" for condition in permit.added_conditions]
     if application.decision_reasons:
-        lines += ["", f"Additional conditions: {application.decision_reasons}"]
+        lines += ["", f"Notes from the decision: {application.decision_reasons}"]
     lines += [
         "",
         f"The {authority} may extend this permit one or more times for up to 180 days each "

@@ -34,11 +34,24 @@ RESPONSE_REQUIRED = "response: describe the information provided, or upload it"
 EXTENSION_DAYS = "days: an extension is for 1 to {max} days at a time ({citation}); got {days}"
 PERMIT_NOT_ACTIVE = "permit: the permit is {status}, not active"
 PERMIT_EXPIRED = "permit: the permit expired on {expires}; it can no longer be extended"
-COVER_REQUIRED = (
-    "cover: final stabilization needs uniform perennial cover of at least {minimum}% ({citation}); "
-    "{given}% was recorded"
-)
 COVER_OUT_OF_RANGE = "cover: give the perennial cover as a percentage from 0 to 100"
+COVER_OR_MEASURES = (
+    "cover: final stabilization needs uniform perennial cover of at least {minimum}%, or "
+    "equivalent permanent stabilization measures described in writing ({citation}); "
+    "{given}% was recorded and no measures were described"
+)
+STABILIZATION_NOT_RECORDED = (
+    "cover: record the perennial cover, or describe how the site was permanently stabilized "
+    "({citation})"
+)
+MEASURES_TOO_LONG = "measures: describe the measures in at most {limit} characters"
+CONDITIONS_NOT_ALLOWED = (
+    "conditions: the chapter gives the {authority} no power to add conditions to a permit; "
+    "write them as notes to the decision instead"
+)
+CONDITIONS_INVALID = (
+    "conditions: give at most {count} added conditions of at most {limit} characters each"
+)
 AMENDMENT_TRIGGER = "trigger: choose one of {choices}"
 AMENDMENT_DECIDED = "amendment: this amendment was already decided ({status})"
 DATE_BEFORE_RECEIPT = "at: a decision cannot come before the application was received ({received})"

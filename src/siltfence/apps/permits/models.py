@@ -206,6 +206,12 @@ class Permit(models.Model):
     status = models.CharField(max_length=20, choices=PermitStatus.choices, default="active")
     closed_on = models.DateField(null=True, blank=True)
     final_cover_percent = models.PositiveSmallIntegerField(null=True, blank=True)
+    # New Glarus § 135-13: final stabilization is 70% perennial cover "or employment of
+    # equivalent permanent stabilization measures"; what those measures were.
+    final_stabilization_measures = models.TextField(blank=True, default="")
+    # Conditions the authority adds to the permit where the chapter allows it
+    # (New Glarus § 135-7F), one text per condition.
+    added_conditions = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["-issued_on"]

@@ -516,14 +516,43 @@ def _decision_checks(locked: Application, at: datetime.datetime) -> None:
         )
 
 
+MAX_CONDITIONS = 20
+MAX_CONDITION_LENGTH = 1000
+
+
+def _added_conditions(ordinance: Ordinance, conditions: list[str]) -> list[str]:
+    """Conditions the authority adds, where the chapter allows it (New Glarus § 135-7F)."""
+    cleaned = [c.strip() for c in conditions if c.strip()]
+    if not cleaned:
+        return []
+    if "added_conditions" not in ordinance.rules["permit"]:
+        raise ActionRefused(
+            errors.CONDITIONS_NOT_ALLOWED.format(authority=ordinance.authority_title),
+            field="conditions",
+        )
+    if len(cleaned) > MAX_CONDITIONS or any(len(c) > MAX_CONDITION_LENGTH for c in cleaned):
+        raise ActionRefused(
+            errors.CONDITIONS_INVALID.format(count=MAX_CONDITIONS, limit=MAX_CONDITION_LENGTH),
+            field="conditions",
+        )
+    return cleaned
+
+
 def application_approve(
-    *, application: Application, staff: Any, at: datetime.datetime, reasons: str = ""
+    *,
+    application: Application,
+    staff: Any,
+    at: datetime.datetime,
+    reasons: str = "",
+    conditions: list[str] | None = None,
 ) -> Permit:
-    """Approve the plan and issue the permit (§ 413-8D, § 135-7C(2))."""
+    """Approve the plan and issue the permit (§ 413-8D, § 135-7C(2)), with the conditions
+    the authority adds where the chapter allows it (§ 135-7F)."""
     from siltfence.apps.permits.clocks import permit_expiry
 
     ordinance = _ordinance(application.village_id)
     _require_staff(staff, application, ordinance)
+    added = _added_conditions(ordinance, conditions or [])
     with transaction.atomic():
         locked = Application.objects.select_for_update().get(pk=application.pk)
         _decision_checks(locked, at)
@@ -538,6 +567,7 @@ def application_approve(
             number=_number(_village_prefix(locked.village) + "-P", locked.village, Permit),
             issued_on=timezone.localtime(at, _zone(ordinance)).date(),
             expires_on=permit_expiry(locked),
+            added_conditions=added,
         )
         _transition(
             locked,
@@ -545,7 +575,11 @@ def application_approve(
             action="application_approve",
             citation=ordinance.rules["permit"]["approval_citation"],
             reason=reasons.strip(),
-            after_extra={"permit": permit.number, "expires_on": permit.expires_on},
+            after_extra={
+                "permit": permit.number,
+                "expires_on": permit.expires_on,
+                **({"added_conditions": added} if added else {}),
+            },
             status=ApplicationStatus.APPROVED,
             decided_at=at,
             decision_reasons=reasons.strip(),
@@ -653,25 +687,53 @@ def permit_extend(
     return extension
 
 
-def permit_close(*, permit: Permit, staff: Any, on: datetime.date, cover_percent: int) -> None:
-    """Close the permit at final stabilization (New Glarus: at least 70% perennial cover)."""
+MAX_MEASURES_LENGTH = 2000
+
+
+def permit_close(
+    *,
+    permit: Permit,
+    staff: Any,
+    on: datetime.date,
+    cover_percent: int | None,
+    equivalent_measures: str = "",
+) -> None:
+    """Close the permit at final stabilization.
+
+    New Glarus § 135-13: "a uniform perennial vegetative cover has been established, with a
+    density of at least 70% of the cover ... or employment of equivalent permanent
+    stabilization measures". Staff record the cover, or describe the equivalent measures;
+    either closes the permit. Spencer's chapter sets no cover density (§ 413-6), so staff
+    record what they found.
+    """
     ordinance = _ordinance(permit.village_id)
     _require_staff(staff, permit, ordinance)
-    if not 0 <= cover_percent <= 100:
+    citation = ordinance.rules["permit"]["final_stabilization"]["citation"]
+    measures = equivalent_measures.strip()
+    if cover_percent is not None and not 0 <= cover_percent <= 100:
         raise ActionRefused(errors.COVER_OUT_OF_RANGE, field="cover")
-    citation = ""
-    if "final_stabilization_cover" in ordinance.parameters:
+    if len(measures) > MAX_MEASURES_LENGTH:
+        raise ActionRefused(
+            errors.MEASURES_TOO_LONG.format(limit=MAX_MEASURES_LENGTH), field="measures"
+        )
+    if cover_percent is None and not measures:
+        raise ActionRefused(
+            errors.STABILIZATION_NOT_RECORDED.format(citation=citation), field="cover"
+        )
+    if "final_stabilization_cover" in ordinance.parameters and not measures:
         required = ordinance.parameter("final_stabilization_cover", on)
         citation = required.citation
-        if required.value is not None and cover_percent < float(required.value):
+        if (
+            required.value is not None
+            and cover_percent is not None
+            and cover_percent < float(required.value)
+        ):
             raise ActionRefused(
-                errors.COVER_REQUIRED.format(
+                errors.COVER_OR_MEASURES.format(
                     minimum=int(float(required.value)), citation=citation, given=cover_percent
                 ),
                 field="cover",
             )
-    else:
-        citation = "§ 413-6"
     with transaction.atomic():
         locked = Permit.objects.select_for_update().get(pk=permit.pk)
         if locked.status != PermitStatus.ACTIVE:
@@ -681,21 +743,39 @@ def permit_close(*, permit: Permit, staff: Any, on: datetime.date, cover_percent
         locked.status = PermitStatus.CLOSED
         locked.closed_on = on
         locked.final_cover_percent = cover_percent
-        locked.save(update_fields=["status", "closed_on", "final_cover_percent"])
+        locked.final_stabilization_measures = measures
+        locked.save(
+            update_fields=[
+                "status",
+                "closed_on",
+                "final_cover_percent",
+                "final_stabilization_measures",
+            ]
+        )
         at = datetime.datetime.combine(on, datetime.time(12), tzinfo=_zone(ordinance))
         TimelineEvent.objects.create(
             application_id=locked.application_id, type="final_stabilization", at=at
         )
+        how = []
+        if cover_percent is not None:
+            how.append(f"{cover_percent}% perennial cover")
+        if measures:
+            how.append(f"equivalent permanent stabilization measures: {measures}")
         event_record(
             actor=staff,
             entity="permit",
             entity_id=locked.pk,
             action="permit_close",
             village=locked.village_id,
-            reason=f"final stabilization, {cover_percent}% perennial cover",
+            reason="final stabilization, " + "; ".join(how),
             citation=citation,
             before={"status": "active"},
-            after={"status": "closed", "closed_on": on, "cover_percent": cover_percent},
+            after={
+                "status": "closed",
+                "closed_on": on,
+                "cover_percent": cover_percent,
+                **({"equivalent_measures": measures} if measures else {}),
+            },
         )
     permit.refresh_from_db()
 

@@ -78,7 +78,13 @@ class ExtendForm(forms.Form):
 
 class CloseForm(forms.Form):
     cover_percent = forms.IntegerField(
-        min_value=0, max_value=100, label="Uniform perennial cover (%)"
+        min_value=0, max_value=100, required=False, label="Uniform perennial cover (%)"
+    )
+    equivalent_measures = forms.CharField(
+        required=False,
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        label="Or: equivalent permanent stabilization measures used (describe them)",
     )
 
 
