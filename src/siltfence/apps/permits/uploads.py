@@ -5,7 +5,6 @@ ever served as attachments, never inline."""
 
 from __future__ import annotations
 
-import json
 import os
 import unicodedata
 from dataclasses import dataclass
@@ -13,6 +12,8 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from siltfence.apps.permits.errors import ActionRefused
+from siltfence.core.errors import SiltfenceError
+from siltfence.core.jsonread import read_json
 
 # The types accepted, and every extension a file of the type may carry; the first is the
 # one a stored file gets.
@@ -56,8 +57,8 @@ def _sniff(content: bytes) -> str:
     if guess is not None:
         return str(guess.mime)
     try:
-        json.loads(content.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+        read_json(content, what="file", max_bytes=len(content))
+    except SiltfenceError:
         return "unknown binary data"
     return "application/geo+json"
 
@@ -90,7 +91,7 @@ def checked_upload(*, name: str, content: bytes, claimed_type: str, kind: str) -
             raise ActionRefused(GEOJSON_KIND, field="kind")
         from siltfence.core.engineering.geometry import parse_geojson
 
-        parse_geojson(json.loads(content.decode("utf-8")), field="file")
+        parse_geojson(read_json(content, what="file", max_bytes=len(content)), field="file")
     return CheckedUpload(actual, ALLOWED[actual], display)
 
 

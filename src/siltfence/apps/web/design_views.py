@@ -20,6 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from siltfence.apps.web.views import citation_href
 from siltfence.core.engineering.report import review_plan
 from siltfence.core.errors import SiltfenceError
+from siltfence.core.jsonread import read_json
 from siltfence.core.ordinance.loader import load
 
 # Plans are text: a large site's GeoJSON runs to a few hundred kB. The same bound as the
@@ -55,19 +56,9 @@ def plan_text(request: HttpRequest) -> str:
 
 
 def parse_plan_json(text: str) -> Any:
-    """JSON, checked to be an object: the actual type, whatever the file claims."""
-
-    def no_constant(token: str) -> float:
-        raise ValueError(f"{token} is not a number JSON allows")
-
-    try:
-        data = json.loads(text, parse_constant=no_constant)
-    except json.JSONDecodeError as exc:
-        raise SiltfenceError(
-            f"plan: not valid JSON ({exc.msg} at line {exc.lineno})", field="plan"
-        ) from None
-    except ValueError as exc:
-        raise SiltfenceError(f"plan: not valid JSON ({exc})", field="plan") from None
+    """JSON, checked to be an object: the actual type, whatever the file claims. Read by
+    the core's bounded reader: size and nesting are checked before anything is parsed."""
+    data = read_json(text, what="plan", max_bytes=MAX_PLAN_BYTES)
     if not isinstance(data, dict):
         raise SiltfenceError("plan: expected a JSON object (docs/plan-format.md)", field="plan")
     return data

@@ -3,7 +3,6 @@ file, follow the status and the clock, and answer information requests."""
 
 from __future__ import annotations
 
-import datetime
 import json
 from typing import Any
 
@@ -20,7 +19,9 @@ from siltfence.apps.permits.models import Application, ApplicationStatus, Villag
 from siltfence.apps.permits.selectors import applications_visible_to
 from siltfence.apps.web.forms import ApplyForm, ResponseForm, UploadForm
 from siltfence.apps.web.wording import duty_words, plain
+from siltfence.core.dates import DateRefused, read_date
 from siltfence.core.errors import SiltfenceError
+from siltfence.core.jsonread import read_json
 from siltfence.core.ordinance.loader import load
 from siltfence.core.rules import determine
 
@@ -31,6 +32,10 @@ def clock_words(application: Application) -> dict[str, Any] | None:
     if clock is None:
         return None
     return duty_words(clock, zone=load(application.village_id).time_zone)
+
+
+# The facts carried from the permit check: a few hundred bytes; far more is not facts.
+MAX_FACTS_BYTES = 64 * 1024
 
 
 def own_application(request: HttpRequest, pk: int) -> Application:
@@ -60,8 +65,12 @@ def apply(request: HttpRequest) -> HttpResponse:
     jurisdiction = source.get("jurisdiction", "")
     try:
         ordinance = load(jurisdiction)
-        facts = json.loads(source.get("facts") or "{}")
-        on = datetime.date.fromisoformat(source.get("on") or timezone.localdate().isoformat())
+        facts = read_json(source.get("facts") or "{}", what="facts", max_bytes=MAX_FACTS_BYTES)
+        on_text = source.get("on")
+        try:
+            on = read_date(on_text) if on_text else timezone.localdate()
+        except DateRefused as exc:
+            raise SiltfenceError(f"on: {exc}", field="on") from None
         answer = determine(jurisdiction, facts, on).to_json()
     except (SiltfenceError, ValueError) as exc:
         messages.error(request, f"Start from the permit check: {exc}")

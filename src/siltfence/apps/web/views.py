@@ -17,6 +17,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from siltfence.core.dates import DateRefused, read_date
 from siltfence.core.errors import SiltfenceError, UnknownJurisdiction
 from siltfence.core.facts import FACTS
 from siltfence.core.ordinance.compare import compare
@@ -110,11 +111,9 @@ def permit_check_answer(request: HttpRequest) -> HttpResponse:
         ordinance = load(jurisdiction)
         on_text = request.POST.get("on") or ""
         try:
-            on = datetime.date.fromisoformat(on_text) if on_text else _today(ordinance)
-        except ValueError:
-            raise SiltfenceError(
-                f"on: expected a date written YYYY-MM-DD, got {on_text!r}", field="on"
-            ) from None
+            on = read_date(on_text) if on_text else _today(ordinance)
+        except DateRefused as exc:
+            raise SiltfenceError(f"on: {exc}", field="on") from None
         result = determine(jurisdiction, facts_from_form(request.POST), on).to_json()
         context = {
             "d": _with_links(ordinance, result),
