@@ -180,6 +180,9 @@ def test_duties_from_the_rain_file_owe_four_rain_inspections_in_may_2024(tmp_pat
     assert (answer["rain"]["from"], answer["rain"]["to"]) == ("2024-04-20", "2024-05-31")
     assert answer["rain"]["station"]["id"] == "USW00014839"
     assert 141 < answer["rain"]["station"]["distance_km"] < 143
+    # The reading of "results in runoff" (gap 19) is shown with its citation.
+    runoff = next(n for n in answer["notes"] if n["id"] == "rain-runoff")
+    assert (runoff["gap"], runoff["citations"]) == (19, ["§ 135-7E(7)"])
 
 
 def test_a_rain_recorded_at_the_site_without_runoff_replaces_the_stations_day(tmp_path):

@@ -247,6 +247,7 @@ def rain_inspections(ctx: Context) -> list[Duty]:
                     "inspection is due. Record runoff: false when there was none",
                     [rule["citation"]],
                 )
+                ctx.gap("rain-runoff")  # the jurisdiction's own words for this reading
             hours = ctx.whole(rule["period"], first.day)
             deadline: DayDeadline | HourDeadline = ctx.rule.hours_after(storm.end, hours)
             because += f"; inspect within {hours} hours after it"
