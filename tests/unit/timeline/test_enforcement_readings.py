@@ -155,6 +155,12 @@ def test_a_new_glarus_notice_to_cease_carries_the_section_135_10_gap():
     assert {"entry-without-permit", "section-135-10-not-received"} <= notes(result)
 
 
+def test_a_violation_found_at_an_unpermitted_site_carries_the_entry_sentence():
+    # A complaint about an unpermitted site is recorded as a violation with no permit.
+    violation = ev("violation", "2026-07-01", **{"from": "2026-06-30", "to": "2026-07-01"})
+    assert "entry-without-permit" in notes(run("spencer-wi", [violation]))
+
+
 def test_a_stop_work_order_on_a_permitted_site_has_no_entry_note():
     result = run("spencer-wi", [ISSUED, ev("stop_work_order_posted", "2026-07-01")])
     assert "entry-without-permit" not in notes(result)

@@ -91,8 +91,9 @@ def allowed_actions(ctx: Context) -> list[AllowedAction]:
 
 def _entry_without_permit(ctx: Context) -> None:
     """§ 413-9, § 135-10 (gap 9): where work runs without a permit, entry on the land is its
-    own question; say so wherever an order or a notice meets a site with no permit."""
-    for event in ctx.of("stop_work_order_posted", "notified_to_cease"):
+    own question; say so wherever an order, a notice or a violation (a complaint about an
+    unpermitted site, for one) meets a site with no permit."""
+    for event in ctx.of("stop_work_order_posted", "notified_to_cease", "violation"):
         if not issued_before(ctx, event):
             entry = ctx.ordinance.rules["enforcement"]["entry_without_permit"]
             ctx.note("entry-without-permit", entry["says"], [entry["citation"]])
