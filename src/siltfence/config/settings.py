@@ -64,6 +64,8 @@ INSTALLED_APPS = [
     "siltfence.apps.permits",
     "siltfence.apps.documents",
     "siltfence.apps.plans",
+    "siltfence.apps.enforcement",
+    "siltfence.apps.appeals",
     "siltfence.apps.web",
 ]
 

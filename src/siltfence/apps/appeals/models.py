@@ -1,0 +1,1 @@
+"""Appeals to the village's appeals board, and variances."""
