@@ -9,7 +9,6 @@ the command, so the rest of the CLI starts fast.
 from __future__ import annotations
 
 import datetime
-import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -34,22 +33,6 @@ class Format(StrEnum):
 class Units(StrEnum):
     inch = "inch"
     mm = "mm"
-
-
-_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-
-
-def read_day(text: str, field: str) -> datetime.date:
-    """A date written exactly YYYY-MM-DD."""
-    cleaned = text.strip()
-    if _DATE.fullmatch(cleaned):
-        try:
-            return datetime.date.fromisoformat(cleaned)
-        except ValueError:
-            pass
-    raise SiltfenceError(
-        f"{field}: expected a date written YYYY-MM-DD, got {text[:40]!r}", field=field
-    )
 
 
 @contextmanager
@@ -112,7 +95,7 @@ def storms(
     from zoneinfo import ZoneInfo
 
     from siltfence.core.ordinance.loader import load
-    from siltfence.core.rain import storms_report
+    from siltfence.core.rain import read_day, storms_report
 
     ordinance = load(jurisdiction)
     start = read_day(from_, "from")

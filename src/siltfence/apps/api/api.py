@@ -17,6 +17,7 @@ from ninja.errors import HttpError, ValidationError
 from ninja.parser import Parser
 
 from siltfence.apps.api.design_checks import router as design_checks_router
+from siltfence.apps.api.rain import router as rain_router
 from siltfence.apps.api.schemas import (
     DeterminationIn,
     DeterminationOut,
@@ -54,6 +55,7 @@ api = NinjaAPI(
 
 
 api.add_router("", design_checks_router)
+api.add_router("", rain_router)
 
 
 @api.exception_handler(SiltfenceError)
@@ -126,7 +128,17 @@ def post_duties(request: HttpRequest, payload: DutiesIn) -> dict[str, Any]:
         closures = parse_office_closures(payload.office_closures)
     else:
         closures = village_closures(ordinance.id)
-    return compute(ordinance, payload.events, when, closures).to_json()
+    events, rain_used = payload.events, None
+    if payload.rain is not None:
+        from siltfence.apps.api.rain import file_rains
+
+        events, rain_used = file_rains(
+            events, payload.rain, ordinance, when, station=payload.station, site=payload.site
+        )
+    timeline = compute(ordinance, events, when, closures).to_json()
+    if rain_used is not None:
+        timeline["rain"] = rain_used
+    return timeline
 
 
 def village_closures(village_id: str) -> frozenset[datetime.date] | None:

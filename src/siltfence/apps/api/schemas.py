@@ -112,6 +112,11 @@ class ErrorOut(Schema):
 # -- the timeline (events in, duties out) ------------------------------------------------
 
 
+# A rain file in a request body: a century of the daily CSV is 2 MB, and the whole body
+# is bounded at 5 MiB by the JSON reader.
+RAIN_TEXT_MAX = 4_000_000
+
+
 class DutiesIn(Strict):
     jurisdiction: str = Field(description="Jurisdiction id, e.g. spencer-wi or new-glarus-wi")
     events: Any = Field(
@@ -131,6 +136,18 @@ class DutiesIn(Strict):
             "Office closure days YYYY-MM-DD replacing the configured ones (the legal holidays) "
             "for business-day clocks; [] means weekends only"
         ),
+    )
+    rain: str | None = Field(
+        default=None,
+        max_length=RAIN_TEXT_MAX,
+        description=(
+            f"A rain file's text (any layout siltfence rain storms reads, at most "
+            f"{RAIN_TEXT_MAX:,} characters): its wet days within the record's span join the events"
+        ),
+    )
+    station: str | None = Field(default=None, description="Station ID of the rain file to use")
+    site: str | None = Field(
+        default=None, description="The site as LAT,LON: the distance to the station is shown"
     )
 
 

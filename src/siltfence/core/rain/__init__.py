@@ -27,7 +27,13 @@ from siltfence.core.rain.record_events import with_file_rains
 from siltfence.core.rain.sniff import FORMATS, RainFile
 from siltfence.core.rain.source import RainSource, open_rain
 from siltfence.core.rain.stations import Station, nearest, parse_point, registry
-from siltfence.core.rain.storms import rain_events, rain_rule, storm_summaries, threshold_on
+from siltfence.core.rain.storms import (
+    rain_events,
+    rain_rule,
+    read_day,
+    storm_summaries,
+    threshold_on,
+)
 from siltfence.core.timeline.rain import to_tenths_mm
 
 
@@ -116,6 +122,7 @@ __all__ = [
     "open_rain",
     "parse_point",
     "rain_events",
+    "read_day",
     "registry",
     "storms_report",
     "with_file_rains",

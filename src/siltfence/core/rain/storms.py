@@ -15,11 +15,20 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
+from siltfence.core.dates import DateRefused, read_date
 from siltfence.core.errors import SiltfenceError
 from siltfence.core.ordinance.model import Ordinance, ParameterValue
 from siltfence.core.rain.readings import inches
 from siltfence.core.timeline.events import Event
 from siltfence.core.timeline.rain import storms, to_tenths_mm
+
+
+def read_day(text: str, field: str) -> datetime.date:
+    """A day asked about (``from``, ``to``), written exactly YYYY-MM-DD."""
+    try:
+        return read_date(text)
+    except DateRefused as exc:
+        raise SiltfenceError(f"{field}: {exc}", field=field) from None
 
 
 def rain_rule(ordinance: Ordinance) -> Mapping[str, Any]:
