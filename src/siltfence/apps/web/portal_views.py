@@ -18,7 +18,7 @@ from siltfence.apps.permits.clocks import decision_due_if_filed, review_clock
 from siltfence.apps.permits.models import Application, ApplicationStatus, Village
 from siltfence.apps.permits.selectors import applications_visible_to
 from siltfence.apps.web.forms import ApplyForm, ResponseForm, UploadForm
-from siltfence.apps.web.wording import duty_words, plain
+from siltfence.apps.web.wording import counting_words, duty_words, plain
 from siltfence.core.dates import DateRefused, read_date
 from siltfence.core.errors import SiltfenceError
 from siltfence.core.jsonread import read_json
@@ -109,7 +109,7 @@ def apply(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, f"Application {application.number} started.")
             return redirect("web:portal-application", pk=application.pk)
-    due = decision_due_if_filed(jurisdiction, timezone.now())
+    due = counting_words(decision_due_if_filed(jurisdiction, timezone.now()))
     fee = services.fee_in_force(jurisdiction, timezone.localdate())
     return render(
         request,
@@ -151,7 +151,9 @@ def application_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "clock": clock_words(application),
         "open_request": application.information_requests.filter(received_at__isnull=True).last(),
         "permit": getattr(application, "permit", None),
-        "due_if_filed": decision_due_if_filed(application.village_id, timezone.now())
+        "due_if_filed": counting_words(
+            decision_due_if_filed(application.village_id, timezone.now())
+        )
         if application.status == ApplicationStatus.DRAFT
         else None,
     }

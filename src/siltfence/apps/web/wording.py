@@ -72,3 +72,21 @@ def when(value: str, zone: str) -> str:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=ZoneInfo(zone))
     return local_time(moment, zone)
+
+
+# The core lists every closure day it counted on; on a screen, the rule is what matters.
+_CLOSURES_LISTED = "; closure days given for this computation"
+
+
+def counting_words(duty: dict[str, Any]) -> dict[str, Any]:
+    """The duty with its counting rule's words fit for a screen: the rule and its
+    citation, without the list of every closure day the computation was given."""
+    counting = duty.get("counting")
+    if not counting:
+        return duty
+    says = str(counting.get("says", ""))
+    if _CLOSURES_LISTED in says:
+        says = (
+            says.split(_CLOSURES_LISTED)[0] + " (the closure days are the ones the village keeps)"
+        )
+    return {**duty, "counting": {**counting, "says": says}}
