@@ -146,6 +146,71 @@ def duties_recompute(count: int, repeats: int) -> dict[str, object]:
     }
 
 
+def synthetic_by_year(path: Path, rows: int) -> int:
+    """A GHCN-Daily ``by_year`` CSV of ``rows`` rows in NOAA's layout: 40,000 stations, five
+    elements, one year, sorted by day as NOAA's are; Milwaukee Mitchell's PRCP among them."""
+    rng = random.Random(2024)
+    stations = [f"US{rng.choice('C1RW')}{i:08d}" for i in range(40_000)]
+    elements = ["PRCP", "TMAX", "TMIN", "SNOW", "SNWD"]
+    per_day = max(rows // 366, 1)
+    written = 0
+    with path.open("w") as out:
+        day = datetime.date(2024, 1, 1)
+        while written < rows:
+            stamp = day.strftime("%Y%m%d")
+            out.write(f"USW00014839,{stamp},PRCP,{rng.choice([0, 0, 0, 3, 25, 127])},,,W,2400\n")
+            written += 1
+            for _ in range(min(per_day, rows - written)):
+                station = stations[rng.randrange(len(stations))]
+                element = elements[rng.randrange(5)]
+                out.write(f"{station},{stamp},{element},{rng.randrange(400)},,,7,0700\n")
+                written += 1
+            day += datetime.timedelta(days=1)
+            if day.year > 2024:
+                day = datetime.date(2024, 1, 1)
+    return written
+
+
+def rain_by_year_stream(rows: int, repeats: int) -> dict[str, object]:
+    """Rows per second through the rain reader on a by_year file, keeping one station, and
+    the peak memory the reading allocates (it must not grow with the file)."""
+    import tracemalloc
+    from zoneinfo import ZoneInfo
+
+    from siltfence.core.rain import RainFile
+    from siltfence.core.rain.record import collect
+
+    zone = ZoneInfo("America/Chicago")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "2024.csv"
+        written = synthetic_by_year(path, rows)
+        size = path.stat().st_size
+        rates = []
+        kept = 0
+        for _ in range(repeats):
+            start = time.perf_counter()
+            with path.open("rb") as stream:
+                records = collect(RainFile(stream, zone=zone, stations=["USW00014839"]).readings())
+            rates.append(written / (time.perf_counter() - start))
+            kept = len(records["USW00014839"].lines)
+        tracemalloc.start()
+        with path.open("rb") as stream:
+            collect(RainFile(stream, zone=zone, stations=["USW00014839"]).readings())
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+    return {
+        "rows": written,
+        "file_mb": round(size / 1e6, 1),
+        "repeats": repeats,
+        "station_days_kept": kept,
+        "median_rows_per_second": round(statistics.median(rates)),
+        "min_rows_per_second": round(min(rates)),
+        "max_rows_per_second": round(max(rates)),
+        "peak_traced_memory_mb": round(peak / 1e6, 2),
+        "projected_seconds_for_40m_rows": round(40_000_000 / statistics.median(rates), 1),
+    }
+
+
 def main() -> None:
     results = {
         "when": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
@@ -155,6 +220,7 @@ def main() -> None:
         "cli_cold_start_with_units": cli_cold_start({"disturbed_area": "0.5 acre"}, runs=11),
         "core_determinations": core_throughput(count=5000, repeats=5),
         "duties_full_recompute": duties_recompute(count=1000, repeats=3),
+        "rain_by_year_stream": rain_by_year_stream(rows=2_000_000, repeats=3),
     }
     out = HERE / "results"
     out.mkdir(exist_ok=True)
