@@ -156,20 +156,6 @@ SILTFENCE_UPLOAD_MAX_BYTES = int(os.environ.get("SILTFENCE_UPLOAD_MAX_BYTES", 20
 SILTFENCE_TILE_URL = os.environ.get("SILTFENCE_TILE_URL", "")
 SILTFENCE_TILE_ATTRIBUTION = os.environ.get("SILTFENCE_TILE_ATTRIBUTION", "")
 SESSION_COOKIE_AGE = 60 * 60 * 8
-SESSION_EXPIRE_AT_BROWSER_CLOSE = True
-
-STATIC_URL = "/static/"
-STATIC_ROOT = DATA_DIR / "static"
-STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
-        if PRODUCTION
-        else "django.contrib.staticfiles.storage.StaticFilesStorage"
-    },
-}
-WHITENOISE_USE_FINDERS = not PRODUCTION
-if not PRODUCTION:
 
 # Email (password reset links). With EMAIL_HOST unset, emails are printed to the console,
 # as the demo does; set EMAIL_HOST (and EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
@@ -190,6 +176,20 @@ MAILERS = {
 }
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "siltfence <noreply@localhost>")
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link works for one day
+SESSION_EXPIRE_AT_BROWSER_CLOSE = True
+
+STATIC_URL = "/static/"
+STATIC_ROOT = DATA_DIR / "static"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if PRODUCTION
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+WHITENOISE_USE_FINDERS = not PRODUCTION
+if not PRODUCTION:
     STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise looks here even when local
 
 SESSION_COOKIE_HTTPONLY = True
