@@ -82,6 +82,8 @@ design-check-report       GET    -         200    200    200    200    200    20
 design-check-report       POST   -         200    200    200    200    200    200    200
 design-check-pdf          GET    -         405    405    405    405    405    405    405
 design-check-pdf          POST   -         200    200    200    200    200    200    200
+plan-format               GET    -         200    200    200    200    200    200    200
+plan-format               POST   -         405    405    405    405    405    405    405
 # people ----------------------------------------------------------------------------------------
 login                     GET    -         200    200    200    200    200    200    200
 login                     POST   -         200    200    200    200    200    200    200

@@ -14,13 +14,13 @@ def test_the_answer_updates_as_the_applicant_types_and_cites_its_sections(live_s
     # Nothing typed: nothing is disturbed, so no permit (§ 413-7A).
     expect(verdict).to_contain_text("No permit is required")
 
-    page.get_by_label("Land surface disturbed").fill("3999")
+    page.get_by_label("Disturbed area", exact=True).fill("3999")
     expect(verdict).to_contain_text("No permit is required")
     expect(page.locator("#answer")).to_contain_text(
         "3,999 sq ft disturbed is less than 4,000 sq ft"
     )
 
-    page.get_by_label("Land surface disturbed").fill("4000")
+    page.get_by_label("Disturbed area", exact=True).fill("4000")
     expect(verdict).to_contain_text("Yes, a permit is required")
     expect(page.locator("#answer")).to_contain_text("4,000 sq ft disturbed is 4,000 sq ft or more")
     expect(page.locator(".plan-kind")).to_have_attribute("data-kind", "control_plan_statement")
@@ -40,5 +40,7 @@ def test_the_answer_updates_as_the_applicant_types_and_cites_its_sections(live_s
 
 def test_a_unit_that_does_not_fit_is_explained_on_the_page(live_server, page):
     page.goto(f"{live_server.url}/")
-    page.get_by_label("Excavation plus fill").fill("20 acre")
-    expect(page.locator("#answer [role=alert]")).to_contain_text("excavation_fill_volume")
+    page.get_by_label("Excavation plus fill", exact=True).fill("20 acre")
+    expect(page.locator("#answer [role=alert]")).to_contain_text(
+        "Excavation plus fill: '20 acre' is not"
+    )

@@ -24,6 +24,7 @@ from siltfence.apps.permits.models import Application
 from siltfence.apps.permits.selectors import applications_visible_to
 from siltfence.apps.plans import errors, services
 from siltfence.apps.plans.selectors import control_plan_latest
+from siltfence.apps.web import labels
 from siltfence.apps.web.design_views import (
     MAX_PLAN_BYTES,
     TOO_LARGE,
@@ -37,8 +38,6 @@ from siltfence.core.engineering.units import ACRE_FT2, fmt
 from siltfence.core.errors import SiltfenceError
 from siltfence.core.ordinance.loader import load
 
-# Where the map opens when a plan has no features yet: the village centre.
-VILLAGE_CENTRES = {"spencer-wi": (44.7573, -90.2966), "new-glarus-wi": (42.8136, -89.6351)}
 UNITS = {"yd**3": "cu yd", "day": "days", "ft": "ft", "ft**2": "sq ft", "1": ""}
 NO_PLAN = "No control plan has been saved for this application yet: draw or import it on the map."
 
@@ -70,8 +69,8 @@ def kinds_for_the_page() -> list[dict[str, Any]]:
         rows.append(
             {
                 "kind": kind,
-                "label": kind.replace("_", " "),
-                "meaning": spec.meaning,
+                "label": labels.label(kind),
+                "meaning": labels.say(spec.meaning),
                 "measure": kind in MEASURE_KINDS,
                 "geometries": list(spec.geometries),
                 "shape": next(shapes[g] for g in spec.geometries if g in shapes),
@@ -130,7 +129,9 @@ def areas_sentence(disturbed: float, at_one_time: float, on: Any) -> str:
 
 def _refusal(exc: SiltfenceError) -> JsonResponse:
     status = 403 if isinstance(exc, ActionRefused) and exc.field == "application" else 400
-    return JsonResponse({"detail": str(exc), "field": exc.field}, status=status)
+    return JsonResponse(
+        {"detail": str(exc), "field": exc.field, "says": labels.say(str(exc))}, status=status
+    )
 
 
 def _json_body(request: HttpRequest) -> Any:
@@ -158,7 +159,8 @@ def plan_map(request: HttpRequest, pk: int) -> HttpResponse:
         "canEdit": refusal is None,
         "kinds": {k["kind"]: k for k in kinds},
         "common": [name for name in COMMON_PROPERTIES if name != "kind"],
-        "centre": VILLAGE_CENTRES.get(application.village_id, (44.5, -89.5)),
+        # Where the map opens before anything is drawn: the village centre, from its data.
+        "centre": list(ordinance.map_centre),
         "tiles": {
             "url": tile_url,
             "attribution": getattr(settings, "SILTFENCE_TILE_ATTRIBUTION", ""),

@@ -21,7 +21,7 @@ from siltfence.apps.web.views import citation_href
 from siltfence.core.engineering.report import review_plan
 from siltfence.core.errors import SiltfenceError
 from siltfence.core.jsonread import read_json
-from siltfence.core.ordinance.loader import load
+from siltfence.core.ordinance.loader import load, load_all, ordinances_root
 
 # Plans are text: a large site's GeoJSON runs to a few hundred kB. The same bound as the
 # settings' FILE_UPLOAD_MAX_MEMORY_SIZE, so an upload is never spooled to disk.
@@ -62,6 +62,26 @@ def parse_plan_json(text: str) -> Any:
     if not isinstance(data, dict):
         raise SiltfenceError("plan: expected a JSON object (docs/plan-format.md)", field="plan")
     return data
+
+
+def example_plans() -> dict[str, dict[str, Any]]:
+    """The worked plans of the ordinances' case files (``cases/design/*.json``), by
+    ``village/name``: real examples a visitor can load into the form and check."""
+    examples: dict[str, dict[str, Any]] = {}
+    for ordinance in load_all():
+        folder = ordinances_root() / ordinance.id / "cases" / "design"
+        for path in sorted(folder.glob("*.json")):
+            try:
+                description = json.loads(path.read_text(encoding="utf-8")).get("description", "")
+            except (OSError, ValueError, AttributeError):
+                continue
+            examples[f"{ordinance.id}/{path.stem}"] = {
+                "key": f"{ordinance.id}/{path.stem}",
+                "village": ordinance.name,
+                "description": str(description).split(";")[0].rstrip("."),
+                "path": path,
+            }
+    return examples
 
 
 def report_for(plan: dict[str, Any]) -> dict[str, Any]:
@@ -105,8 +125,13 @@ def _pdf_url() -> str | None:
 @require_http_methods(["GET", "POST"])
 def design_check_report(request: HttpRequest) -> HttpResponse:
     """GET: the form. POST: the report for the plan sent, or the form with the error."""
-    context: dict[str, Any] = {"pdf_url": _pdf_url(), "plan_text": ""}
+    examples = example_plans()
+    context: dict[str, Any] = {"pdf_url": _pdf_url(), "plan_text": "", "examples": examples}
     if request.method == "GET":
+        chosen = examples.get(request.GET.get("example", ""))
+        if chosen is not None:
+            context["plan_text"] = chosen["path"].read_text(encoding="utf-8")
+            context["example"] = chosen
         return render(request, "web/design_check_report.html", context)
     try:
         text = plan_text(request)

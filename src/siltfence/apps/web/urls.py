@@ -25,6 +25,7 @@ urlpatterns = [
     # control plan review
     path("design-checks/", design_views.design_check_report, name="design-check-report"),
     path("design-checks/report.pdf", design_views.design_check_pdf, name="design-check-pdf"),
+    path("design-checks/plan-format/", views.plan_format, name="plan-format"),
     # people
     path(
         "accounts/login/",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import json
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
@@ -17,12 +18,16 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from siltfence.apps.web import labels
+from siltfence.apps.web.diffing import differences
+from siltfence.apps.web.sections import cited_anchor, subsections
 from siltfence.core.dates import DateRefused, read_date
 from siltfence.core.errors import SiltfenceError, UnknownJurisdiction
 from siltfence.core.facts import FACTS
 from siltfence.core.ordinance.compare import compare
 from siltfence.core.ordinance.loader import load, load_all
 from siltfence.core.ordinance.model import Ordinance
+from siltfence.core.quantities import format_quantity
 from siltfence.core.rules import determine
 
 DEFAULT_JURISDICTION = "spencer-wi"
@@ -44,7 +49,8 @@ def citation_href(ordinance: Ordinance, citation: str) -> str | None:
     if section is None:
         return None
     url = reverse("web:section-detail", args=[ordinance.id, section.number])
-    return f"{url}?{urlencode({'cite': citation})}"
+    anchor = cited_anchor(section.number, section.text or "", citation)
+    return f"{url}?{urlencode({'cite': citation})}" + (f"#{anchor}" if anchor else "")
 
 
 def _linked(ordinance: Ordinance, citation: str) -> dict[str, Any]:
@@ -61,10 +67,11 @@ def _fields() -> list[dict[str, Any]]:
             {
                 "key": spec.key,
                 "kind": spec.kind,
-                "label": spec.meaning[0].upper() + spec.meaning[1:],
+                "label": labels.label(spec.key),
+                "hint": spec.meaning[0].upper() + spec.meaning[1:],
                 "name": spec.key.replace("_", " "),
-                "unit": spec.unit.replace("**2", "²").replace("**3", "³") if spec.unit else "",
-                "choices": [(c, c.replace("_", " ")) for c in spec.choices],
+                "unit": labels.UNITS.get(spec.unit or "", spec.unit or ""),
+                "choices": [(c, labels.label(c)) for c in spec.choices],
                 "default": spec.default,
                 "example": _EXAMPLES.get(spec.unit or "", ""),
             }
@@ -131,7 +138,7 @@ def _with_links(ordinance: Ordinance, d: dict[str, Any]) -> dict[str, Any]:
         finding["cite"] = _linked(ordinance, finding["citation"])
     if d["plan"]:
         d["plan"]["cite"] = _linked(ordinance, d["plan"]["citation"])
-        d["plan"]["kind_label"] = d["plan"]["kind"].replace("_", " ")
+        d["plan"]["kind_label"] = labels.label(d["plan"]["kind"])
         for item in d["plan"]["contents"]:
             item["cite"] = _linked(ordinance, item["citation"])
     for requirement in d["requirements"]:
@@ -159,6 +166,7 @@ def ordinance_detail(request: HttpRequest, jurisdiction: str) -> HttpResponse:
                 "description": parameter.description,
                 "value": value.value,
                 "unit": parameter.unit,
+                "shown": _shown(value.value, parameter.unit),
                 "not_in_text": value.not_in_text,
                 "cite": _linked(ordinance, value.citation),
                 "effective": value.effective,
@@ -172,6 +180,18 @@ def ordinance_detail(request: HttpRequest, jurisdiction: str) -> HttpResponse:
     )
 
 
+def _shown(value: object, unit: str | None) -> str:
+    """A parameter's value as the screens write it: ``4000.0, ft**2`` -> ``4,000 sq ft``."""
+    if unit == "month-day" and isinstance(value, str):
+        month, day = (int(part) for part in value.split("-"))
+        return datetime.date(2000, month, day).strftime("%B %-d")
+    if unit == "percent" and isinstance(value, int | float):
+        return f"{value:g}%"
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return labels.say(str(value))
+    return labels.say(format_quantity(float(value), unit or "1").replace(" 1", "").strip())
+
+
 @require_GET
 def section_detail(request: HttpRequest, jurisdiction: str, number: str) -> HttpResponse:
     ordinance = _ordinance_or_404(jurisdiction)
@@ -179,6 +199,7 @@ def section_detail(request: HttpRequest, jurisdiction: str, number: str) -> Http
     if section is None:
         raise Http404(f"Ch. {ordinance.chapter} has no section {number}")
     index = ordinance.sections.index(section)
+    cited = request.GET.get("cite", "")[:60]
     return render(
         request,
         "web/section_detail.html",
@@ -187,7 +208,9 @@ def section_detail(request: HttpRequest, jurisdiction: str, number: str) -> Http
             "section": section,
             "previous": ordinance.sections[index - 1] if index > 0 else None,
             "next": ordinance.sections[index + 1] if index + 1 < len(ordinance.sections) else None,
-            "cited": request.GET.get("cite", "")[:60],
+            "cited": cited,
+            "cited_anchor": cited_anchor(section.number, section.text or "", cited),
+            "parts": subsections(section.number, section.text or ""),
         },
     )
 
@@ -196,13 +219,42 @@ def section_detail(request: HttpRequest, jurisdiction: str, number: str) -> Http
 def ordinance_diff(request: HttpRequest, left: str, right: str) -> HttpResponse:
     a, b = _ordinance_or_404(left), _ordinance_or_404(right)
     topics = compare(a, b, _today(a), _today(b))
-    rows = [
-        {
-            "name": t.name,
-            "same": t.same,
-            "left": [{"says": s, "cite": _linked(a, c)} for s, c in t.left],
-            "right": [{"says": s, "cite": _linked(b, c)} for s, c in t.right],
-        }
-        for t in topics
-    ]
+    rows = []
+    for t in topics:
+        left = [labels.say_names(s) for s, _ in t.left]
+        right = [labels.say_names(s) for s, _ in t.right]
+        marked_left, marked_right = differences(left, right) if not t.same else (left, right)
+        rows.append(
+            {
+                "name": t.name,
+                "same": t.same,
+                "left": [
+                    {"says": m, "cite": _linked(a, c)}
+                    for m, (_, c) in zip(marked_left, t.left, strict=True)
+                ],
+                "right": [
+                    {"says": m, "cite": _linked(b, c)}
+                    for m, (_, c) in zip(marked_right, t.right, strict=True)
+                ],
+            }
+        )
     return render(request, "web/ordinance_diff.html", {"a": a, "b": b, "rows": rows})
+
+
+def _plan_format_path() -> Path:
+    """The plan format's text: packaged beside the app, or at the top of a source tree."""
+    installed = Path(__file__).resolve().parents[2] / "docs" / "plan-format.md"
+    if installed.is_file():
+        return installed
+    return Path(__file__).resolve().parents[4] / "docs" / "plan-format.md"
+
+
+@require_GET
+def plan_format(request: HttpRequest) -> HttpResponse:
+    """How to write a control plan file, as a page (the same text as the repository's)."""
+    from markdown_it import MarkdownIt
+
+    text = _plan_format_path().read_text(encoding="utf-8")
+    body = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
+    body = body.replace("<table>", '<table class="usa-table usa-table--borderless">')
+    return render(request, "web/plan_format.html", {"body": body})

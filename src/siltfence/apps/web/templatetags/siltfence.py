@@ -1,9 +1,40 @@
-from django import template
+from django import forms, template
+from django.utils.safestring import SafeString
+
+from siltfence.apps.web import labels
 
 register = template.Library()
+
+_WIDGET_CLASS = {
+    forms.Select: "usa-select",
+    forms.Textarea: "usa-textarea",
+    forms.CheckboxInput: "usa-checkbox__input",
+    forms.FileInput: "",
+}
 
 
 @register.filter
 def words(value: object) -> str:
-    """``control_plan_statement`` -> ``control plan statement``."""
-    return str(value or "").replace("_", " ")
+    """``control_plan_statement`` -> ``control plan statement``, or the plain label."""
+    return labels.label(str(value or ""))
+
+
+@register.filter
+def says(value: object) -> str:
+    """A sentence from the core, in the words of the screens (see ``labels.say``)."""
+    return labels.say(str(value or ""))
+
+
+@register.filter
+def gap_label(number: object) -> str:
+    """A gap of the ordinance's text, as a reader calls it."""
+    return labels.gap(number)
+
+
+@register.filter
+def uswds(field: forms.BoundField) -> SafeString:
+    """A Django form field rendered with the USWDS class of its widget."""
+    widget = field.field.widget
+    css = next((c for kind, c in _WIDGET_CLASS.items() if isinstance(widget, kind)), "usa-input")
+    attrs = {"class": f"{css} usa-input--error".strip() if field.errors else css}
+    return field.as_widget(attrs=attrs)

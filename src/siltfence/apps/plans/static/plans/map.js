@@ -295,6 +295,41 @@
     dragMode: true,
     removalMode: true
   });
+  // Geoman's toolbar buttons are links with an icon and no text: give each the name a
+  // screen reader reads and a tooltip, from the icon that says what the button does.
+  var TOOL_NAMES = {
+    "leaflet-pm-icon-polygon": "Draw an area (polygon)",
+    "leaflet-pm-icon-rectangle": "Draw a rectangle",
+    "leaflet-pm-icon-polyline": "Draw a line",
+    "leaflet-pm-icon-circle-marker": "Draw a point",
+    "leaflet-pm-icon-edit": "Move the corners of features",
+    "leaflet-pm-icon-drag": "Move whole features",
+    "leaflet-pm-icon-delete": "Delete features by clicking them"
+  };
+  function nameTools() {
+    var buttons = $("plan-map").querySelectorAll(".leaflet-pm-toolbar a.leaflet-buttons-control-button");
+    Array.prototype.forEach.call(buttons, function (button) {
+      var icon = button.querySelector(".control-icon");
+      var name = null;
+      Object.keys(TOOL_NAMES).forEach(function (cls) {
+        if (icon && icon.classList.contains(cls)) { name = TOOL_NAMES[cls]; }
+      });
+      if (name) {
+        button.setAttribute("aria-label", name);
+        button.setAttribute("title", name);
+      }
+    });
+    // The actions a tool offers while it is active (Finish, Cancel...) are text links
+    // without an address: give them the role they play.
+    var actions = $("plan-map").querySelectorAll(".leaflet-pm-actions-container a.leaflet-pm-action");
+    Array.prototype.forEach.call(actions, function (action) {
+      action.setAttribute("role", "button");
+      if (!action.getAttribute("href")) { action.setAttribute("href", "#"); }
+    });
+  }
+  nameTools();
+  map.on("pm:buttonclick pm:actionclick pm:globaldrawmodetoggled", nameTools);
+
   map.on("pm:create", function (event) {
     var layer = event.layer;
     layer.feature = { type: "Feature", properties: { kind: picker.value } };
@@ -367,7 +402,7 @@
       if (site.crs !== undefined) { merged.crs = site.crs; }
       return post(data.urls.siteCheck, { site: merged }).then(function (result) {
         if (!result.ok) {
-          showError(result.answer.detail);
+          showError(result.answer.says || result.answer.detail);
           return;
         }
         if (whole) {
@@ -399,7 +434,7 @@
     var body = collect();
     post(data.urls.save, body).then(function (result) {
       if (!result.ok) {
-        showError(result.answer.detail);
+        showError(result.answer.says || result.answer.detail);
         pointAt(result.answer.field, candidates);
         return;
       }
