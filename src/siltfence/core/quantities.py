@@ -5,7 +5,7 @@ optionally one unit name from a fixed list ("1.2 acre", "500 m^2", "420 yd^3", "
 ft", "500 m²", "100 gal/min", "10 degC", "2 %"). Nothing else is read: no arithmetic, no
 parentheses, no powers of numbers. Text longer than ``MAX_CHARS`` is refused before any
 parsing, and so is a value that is not finite or too large or too small to be a
-measurement (``MAX_MAGNITUDE``). docs/decisions/0009-quantity-grammar.md says why pint's
+measurement (``MAX_MAGNITUDE``). docs/decisions/0010-quantity-grammar.md says why pint's
 own parser is not used on what people type: it evaluates expressions.
 
 Every unit name carries its dimension and its exact factor to the base unit of that

@@ -6,7 +6,8 @@ default is Spencer's value, and returns a ``CheckResult`` that shows its inputs,
 steps, result and the section it applies.
 
 Heavy libraries load on first use: ``fluids`` (scipy) when a settling velocity or sheet
-flow is computed, pint when a unit string or Quantity arrives. shapely and pyproj load with
+flow is computed, pint only when a pint Quantity arrives (text with a unit is read by
+``siltfence.core.quantities``, without pint). shapely and pyproj load with
 the geometry-based modules (``geometry``, ``fence_coverage``, ``stockpiles``), which are
 imported from here by name only when used.
 """
