@@ -663,16 +663,943 @@ def _event_update(case: EnforcementCase, event_id: str, fields: dict[str, Any]) 
         row.save(update_fields=["fields"])
 
 
-__all__ = [
-    "ActionKind",
-    "Decimal",
-    "EnforcementAction",
-    "InvalidOperation",
-    "Photo",
-    "complaint_file",
-    "event_add",
-    "provision_read",
-    "violation_end",
-    "violation_record",
-    "violation_review",
-]
+# -- the steps ----------------------------------------------------------------------------
+
+ACTION_WORDS = {
+    "revoke_permit": "revocation of the permit",
+    "request_cease_and_desist": "a cease-and-desist referral",
+    "issue_notice_of_intent": "a notice of intent",
+    "begin_village_work": "village work on the land",
+    "certify_special_assessment": "certification to the tax roll",
+}
+FIELDS = {
+    "revoke_permit": "revocation",
+    "request_cease_and_desist": "referral",
+    "issue_notice_of_intent": "notice of intent",
+    "begin_village_work": "village work",
+    "certify_special_assessment": "certification",
+}
+
+
+def _lock(case: EnforcementCase) -> EnforcementCase:
+    return EnforcementCase.objects.select_for_update().get(pk=case.pk)
+
+
+def lawful(case: EnforcementCase, action: str, at: datetime.datetime) -> dict[str, Any]:
+    """The core's word on ``action`` in this case at ``at``: the allowed action (with its
+    ``from`` date and citation), or ``ActionRefused`` with the reason and, when it is only
+    early, the date it becomes lawful."""
+    from siltfence.apps.enforcement.selectors import case_timeline
+
+    ordinance = _ordinance(case.village_id)
+    timeline = case_timeline(case, at).to_json()
+    field = FIELDS[action]
+    found = [a for a in timeline.get("allowed_actions", []) if a["action"] == action]
+    if not found:
+        # The action's precondition has not happened (or the permit is already revoked).
+        preconditions = [
+            rule for rule in ordinance.rules["enforcement"]["actions"] if rule["action"] == action
+        ]
+        why = (
+            "; or ".join(f"{rule['says']} ({rule['citation']})" for rule in preconditions)
+            or "the chapter does not give this step"
+        )
+        raise ActionRefused(
+            errors.NOT_LAWFUL.format(field=field, what=ACTION_WORDS[action], why=why),
+            field=field,
+        )
+    allowed = found[0]
+    if not allowed["available"]:
+        raise ActionRefused(
+            errors.NOT_LAWFUL_YET.format(
+                field=field,
+                start=allowed["from"],
+                citation=allowed["citation"],
+                because=allowed["because"],
+            ),
+            field=field,
+        )
+    return dict(allowed)
+
+
+def _has_permit(case: EnforcementCase, at: datetime.datetime) -> Permit | None:
+    if case.application_id is None:
+        return None
+    permit = Permit.objects.filter(application_id=case.application_id).first()
+    if permit is None or permit.issued_on > _local_day(_ordinance(case.village_id), at):
+        return None
+    return permit
+
+
+def _action_create(
+    case: EnforcementCase,
+    *,
+    kind: str,
+    at: datetime.datetime,
+    staff: Any,
+    citation: str,
+    grounds: list[dict[str, Any]] | None = None,
+    details: dict[str, Any] | None = None,
+    note: str = "",
+    public: bool = True,
+) -> EnforcementAction:
+    return EnforcementAction.objects.create(
+        case=case,
+        kind=kind,
+        at=at,
+        taken_by=staff if getattr(staff, "is_authenticated", False) else None,
+        citation=citation,
+        grounds=grounds or [],
+        details=details or {},
+        note=note,
+        public=public,
+    )
+
+
+def _document(case: EnforcementCase, action: EnforcementAction | None, kind: str) -> Any:
+    from siltfence.apps.enforcement.documents import document_store
+
+    return document_store(case=case, action=action, kind=kind)
+
+
+def stop_work_order_post(
+    *,
+    case: EnforcementCase,
+    staff: Any,
+    at: datetime.datetime,
+    grounds: Sequence[str],
+    note: str = "",
+) -> EnforcementAction:
+    """Post a stop-work order on the site (§ 413-10A, § 135-11A), on the grounds the chapter
+    lists, at a date and time; the site placard is made with it."""
+    ordinance = _ordinance(case.village_id)
+    _require_staff(staff, case, ordinance)
+    rule = ordinance.rules["enforcement"]["stop_work_order"]
+    by_id = {g["id"]: g for g in rule["grounds"]}
+    citations = ", ".join(g["citation"] for g in rule["grounds"])
+    chosen = list(dict.fromkeys(grounds))
+    if not chosen:
+        raise ActionRefused(errors.GROUNDS_REQUIRED.format(citations=citations), field="grounds")
+    for ground in chosen:
+        if ground not in by_id:
+            raise ActionRefused(
+                errors.GROUNDS_UNKNOWN.format(ground=repr(str(ground)[:40]), citations=citations),
+                field="grounds",
+            )
+    note = _text(note, "note", MAX_DESCRIPTION)
+    with transaction.atomic():
+        locked = _lock(case)
+        from siltfence.apps.enforcement.selectors import open_stop_work_order
+
+        current = open_stop_work_order(locked)
+        if current is not None:
+            raise ActionRefused(
+                errors.ORDER_OPEN.format(day=_local_day(ordinance, current.at)), field="order"
+            )
+        permit = _has_permit(locked, at)
+        for ground in chosen:
+            g = by_id[ground]
+            if ground == "no-permit" and permit is not None:
+                raise ActionRefused(
+                    errors.GROUND_NO_PERMIT.format(
+                        says=g["says"], citation=g["citation"], number=permit.number
+                    ),
+                    field="grounds",
+                )
+            if ground != "no-permit" and permit is None:
+                raise ActionRefused(
+                    errors.GROUND_NEEDS_PERMIT.format(says=g["says"], citation=g["citation"]),
+                    field="grounds",
+                )
+        action = _action_create(
+            locked,
+            kind=ActionKind.STOP_WORK_ORDER,
+            at=at,
+            staff=staff,
+            citation=rule["citation"],
+            grounds=[dict(by_id[g]) for g in chosen],
+            note=note,
+        )
+        event_add(locked, type="stop_work_order_posted", at=at, fields={"id": f"order-{action.pk}"})
+        _audit(
+            locked,
+            actor=staff,
+            action="stop_work_order_post",
+            citation=rule["citation"],
+            reason="; ".join(by_id[g]["says"] for g in chosen),
+            after={"grounds": chosen, "posted_at": at.isoformat()},
+        )
+        _document(locked, action, "stop_work_placard")
+    return action
+
+
+def compliance_record(
+    *, case: EnforcementCase, staff: Any, at: datetime.datetime, note: str = ""
+) -> EnforcementAction:
+    """The site complies with the stop-work order: the order ends."""
+    ordinance = _ordinance(case.village_id)
+    _require_staff(staff, case, ordinance)
+    note = _text(note, "note", MAX_DESCRIPTION)
+    with transaction.atomic():
+        locked = _lock(case)
+        from siltfence.apps.enforcement.selectors import open_stop_work_order
+
+        if open_stop_work_order(locked) is None:
+            raise ActionRefused(errors.NO_OPEN_ORDER, field="order")
+        citation = ordinance.rules["enforcement"]["stop_work_order"]["citation"]
+        action = _action_create(
+            locked, kind=ActionKind.COMPLIANCE, at=at, staff=staff, citation=citation, note=note
+        )
+        event_add(locked, type="compliance_achieved", at=at)
+        _audit(locked, actor=staff, action="compliance_record", citation=citation, reason=note)
+    return action
+
+
+def permit_revoke(
+    *, case: EnforcementCase, staff: Any, at: datetime.datetime, reasons: str
+) -> EnforcementAction:
+    """Revoke the permit where the chapter allows it, from the day it allows it (Spencer
+    § 413-10B: after the 10 days to comply with a stop-work order; New Glarus § 135-11B: on a
+    stop-work order not obeyed, or on a recorded violation of the plan or permit)."""
+    ordinance = _ordinance(case.village_id)
+    _require_staff(staff, case, ordinance)
+    reasons = _text(reasons, "reasons", MAX_DESCRIPTION)
+    if not reasons:
+        raise ActionRefused("reasons: say why the permit is revoked", field="reasons")
+    from siltfence.apps.permits.models import PermitStatus
+
+    with transaction.atomic():
+        locked = _lock(case)
+        permit = _has_permit(locked, at)
+        if permit is None:
+            raise ActionRefused(errors.REVOKE_NO_PERMIT, field="permit")
+        permit = Permit.objects.select_for_update().get(pk=permit.pk)
+        if permit.status != PermitStatus.ACTIVE:
+            raise ActionRefused(
+                f"permit: the permit is {permit.get_status_display().lower()}, not active",
+                field="permit",
+            )
+        allowed = lawful(locked, "revoke_permit", at)
+        permit.status = PermitStatus.REVOKED
+        permit.save(update_fields=["status"])
+        action = _action_create(
+            locked,
+            kind=ActionKind.REVOCATION,
+            at=at,
+            staff=staff,
+            citation=allowed["citation"],
+            details={"because": allowed["because"], "lawful_from": allowed["from"]},
+            note=reasons,
+        )
+        event_add(locked, type="permit_revoked", at=at, fields={"id": f"order-{action.pk}"})
+        _audit(
+            locked,
+            actor=staff,
+            action="permit_revoke",
+            citation=allowed["citation"],
+            reason=reasons,
+            before={"permit_status": "active"},
+            after={"permit": permit.number, "permit_status": "revoked"},
+        )
+        _document(locked, action, "revocation")
+    return action
+
+
+def _retraction(
+    locked: EnforcementCase,
+    *,
+    actor: Any,
+    at: datetime.datetime,
+    order: str,
+    by: str,
+    reason: str,
+    appeal: Any = None,
+) -> EnforcementAction:
+    """Retract a stop-work order or a revocation (§ 413-10D, § 135-11D); a retracted
+    revocation puts the permit back in force. Call inside the case's lock."""
+    from siltfence.apps.enforcement.selectors import open_stop_work_order
+    from siltfence.apps.permits.models import PermitStatus
+
+    ordinance = _ordinance(locked.village_id)
+    rule = ordinance.rules["enforcement"]["retraction"]
+    if by not in rule["by"]:
+        titles = {
+            "authority": f"the {ordinance.authority_title}",
+            "appeals_board": f"the {ordinance.appeals_body['title']}",
+        }
+        raise ActionRefused(
+            errors.RETRACT_BY.format(
+                citation=rule["citation"], who=" or ".join(titles[b] for b in rule["by"])
+            ),
+            field="by",
+        )
+    details: dict[str, Any] = {"order": order, "by": by}
+    if appeal is not None:
+        details["appeal"] = appeal.number
+    if order == "stop_work_order":
+        if open_stop_work_order(locked) is None:
+            raise ActionRefused(errors.NO_OPEN_ORDER, field="order")
+    else:
+        permit = (
+            Permit.objects.select_for_update().filter(application_id=locked.application_id).first()
+        )
+        if permit is None or permit.status != PermitStatus.REVOKED:
+            raise ActionRefused(errors.NOT_REVOKED, field="order")
+        permit.status = PermitStatus.ACTIVE
+        permit.save(update_fields=["status"])
+        details["permit"] = permit.number
+    action = _action_create(
+        locked,
+        kind=ActionKind.RETRACTION,
+        at=at,
+        staff=actor,
+        citation=rule["citation"],
+        details=details,
+        note=reason,
+    )
+    event_add(locked, type="order_retracted", at=at, fields={"order": order, "by": by})
+    _audit(
+        locked,
+        actor=actor,
+        action="order_retract",
+        citation=rule["citation"],
+        reason=reason,
+        after=details,
+    )
+    return action
+
+
+def order_retract(
+    *, case: EnforcementCase, staff: Any, at: datetime.datetime, order: str, reason: str
+) -> EnforcementAction:
+    """The authority retracts its own stop-work order or revocation, where the chapter lets
+    it (Spencer § 413-10D: the Building Inspector may; New Glarus § 135-11D: only the
+    Zoning Board of Appeals may, on appeal)."""
+    ordinance = _ordinance(case.village_id)
+    _require_staff(staff, case, ordinance)
+    if order not in ("stop_work_order", "revocation"):
+        raise ActionRefused("order: choose the stop-work order or the revocation", field="order")
+    reason = _text(reason, "reason", MAX_DESCRIPTION)
+    with transaction.atomic():
+        locked = _lock(case)
+        return _retraction(locked, actor=staff, at=at, order=order, by="authority", reason=reason)
+
+
+def notice_to_cease_give(
+    *, case: EnforcementCase, staff: Any, at: datetime.datetime, note: str = ""
+) -> EnforcementAction:
+    """Tell a party working without a permit to cease (New Glarus § 135-11C): from then, a
+    cease-and-desist referral is open if they do not."""
+    ordinance = _ordinance(case.village_id)
+    _require_staff(staff, case, ordinance)
+    rules = [
+        r
+        for r in ordinance.rules["enforcement"]["actions"]
+        if r["after_event"] == "notified_to_cease"
+    ]
+    if not rules:
+        raise ActionRefused(
+            f"notice: Ch. {ordinance.chapter} gives no separate notice to cease; post a "
+            "stop-work order instead",
+            field="notice",
+        )
+    note = _text(note, "note", MAX_DESCRIPTION)
+    with transaction.atomic():
+        locked = _lock(case)
+        if _has_permit(locked, at) is not None:
+            raise ActionRefused(
+                f"notice: a notice to cease is for work without a permit ({rules[0]['citation']});"
+                " this site has a permit",
+                field="notice",
+            )
+        action = _action_create(
+            locked,
+            kind=ActionKind.NOTICE_TO_CEASE,
+            at=at,
+            staff=staff,
+            citation=rules[0]["citation"],
+            note=note,
+        )
+        event_add(locked, type="notified_to_cease", at=at)
+        _audit(locked, actor=staff, action="notice_to_cease_give", citation=rules[0]["citation"])
+    return action
+
+
+def cease_and_desist_refer(
+    *, case: EnforcementCase, staff: Any, at: datetime.datetime, note: str = ""
+) -> EnforcementAction:
+    """Ask the village's attorney to obtain a cease-and-desist order (§ 413-10C, § 135-11C),
+    from the day the chapter allows it. The contract has no event for the referral itself:
+    it is recorded as an action with its letter, and in the audit chain."""
+    ordinance = _ordinance(case.village_id)
+    _require_staff(staff, case, ordinance)
+    note = _text(note, "note", MAX_DESCRIPTION)
+    with transaction.atomic():
+        locked = _lock(case)
+        allowed = lawful(locked, "request_cease_and_desist", at)
+        action = _action_create(
+            locked,
+            kind=ActionKind.CEASE_AND_DESIST_REFERRAL,
+            at=at,
+            staff=staff,
+            citation=allowed["citation"],
+            details={"because": allowed["because"], "lawful_from": allowed["from"]},
+            note=note,
+        )
+        _audit(locked, actor=staff, action="cease_and_desist_refer", citation=allowed["citation"])
+        _document(locked, action, "cease_and_desist_referral")
+    return action
+
+
+def notice_of_intent_issue(
+    *, case: EnforcementCase, staff: Any, at: datetime.datetime, work: str
+) -> EnforcementAction:
+    """The notice of intent to do the work needed to comply (§ 413-10E: from ten days after
+    the stop-work order; § 135-11E: after posting it)."""
+    ordinance = _ordinance(case.village_id)
+    _require_staff(staff, case, ordinance)
+    work = _text(work, "work", MAX_DESCRIPTION)
+    if not work:
+        raise ActionRefused("work: describe the work the village intends to do", field="work")
+    with transaction.atomic():
+        locked = _lock(case)
+        allowed = lawful(locked, "issue_notice_of_intent", at)
+        action = _action_create(
+            locked,
+            kind=ActionKind.NOTICE_OF_INTENT,
+            at=at,
+            staff=staff,
+            citation=allowed["citation"],
+            details={"work": work, "because": allowed["because"], "lawful_from": allowed["from"]},
+        )
+        event_add(
+            locked, type="notice_of_intent_issued", at=at, fields={"id": f"notice-{action.pk}"}
+        )
+        _audit(
+            locked,
+            actor=staff,
+            action="notice_of_intent_issue",
+            citation=allowed["citation"],
+            reason=work,
+        )
+        _document(locked, action, "notice_of_intent")
+    action.details["work_from"] = _work_from(locked, at)
+    action.save(update_fields=["details"])
+    return action
+
+
+def _work_from(case: EnforcementCase, at: datetime.datetime) -> str | None:
+    """The day village work becomes lawful after the notice (from the core)."""
+    from siltfence.apps.enforcement.selectors import case_timeline
+
+    far = at + datetime.timedelta(days=400)
+    for allowed in case_timeline(case, far).to_json().get("allowed_actions", []):
+        if allowed["action"] == "begin_village_work":
+            return str(allowed["from"])
+    return None
+
+
+def village_work_begin(
+    *, case: EnforcementCase, staff: Any, at: datetime.datetime, note: str = ""
+) -> EnforcementAction:
+    """The village goes on the land and begins the work (§ 413-10E: after 14 days from the
+    notice of intent; § 135-11E: after the notice)."""
+    ordinance = _ordinance(case.village_id)
+    _require_staff(staff, case, ordinance)
+    note = _text(note, "note", MAX_DESCRIPTION)
+    with transaction.atomic():
+        locked = _lock(case)
+        if locked.actions.filter(kind=ActionKind.VILLAGE_WORK).exists():
+            raise ActionRefused(
+                "village work: the village work has already begun", field="village work"
+            )
+        allowed = lawful(locked, "begin_village_work", at)
+        action = _action_create(
+            locked,
+            kind=ActionKind.VILLAGE_WORK,
+            at=at,
+            staff=staff,
+            citation=allowed["citation"],
+            details={"because": allowed["because"], "lawful_from": allowed["from"]},
+            note=note,
+        )
+        _audit(locked, actor=staff, action="village_work_begin", citation=allowed["citation"])
+    return action
+
+
+MAX_AMOUNT = Decimal("10000000")
+
+
+def amount_read(value: Any, field: str = "amount") -> Decimal:
+    """A dollar amount typed on a form: digits with at most two decimals, above 0."""
+    text = str(value).strip().replace(",", "").removeprefix("$")
+    try:
+        amount = Decimal(text)
+    except (InvalidOperation, ValueError):
+        raise ActionRefused(
+            errors.COST_AMOUNT.format(limit=f"${MAX_AMOUNT:,}"), field=field
+        ) from None
+    if (
+        not amount.is_finite()
+        or amount <= 0
+        or amount > MAX_AMOUNT
+        or amount != amount.quantize(Decimal("0.01"))
+    ):
+        raise ActionRefused(errors.COST_AMOUNT.format(limit=f"${MAX_AMOUNT:,}"), field=field)
+    return amount.quantize(Decimal("0.01"))
+
+
+def work_cost_record(
+    *,
+    case: EnforcementCase,
+    staff: Any,
+    category: str,
+    description: str,
+    amount: Any,
+    incurred_on: datetime.date,
+) -> Any:
+    """A cost of the village's work: labour, equipment, materials or contracts."""
+    from siltfence.apps.enforcement.models import CostCategory, WorkCost
+
+    ordinance = _ordinance(case.village_id)
+    _require_staff(staff, case, ordinance)
+    if category not in CostCategory.values:
+        raise ActionRefused(
+            errors.COST_CATEGORY.format(choices=", ".join(CostCategory.labels).lower()),
+            field="category",
+        )
+    description = _text(description, "description", MAX_TEXT)
+    if not description:
+        raise ActionRefused("description: say what the cost was for", field="description")
+    money = amount_read(amount)
+    with transaction.atomic():
+        locked = _lock(case)
+        work = locked.actions.filter(kind=ActionKind.VILLAGE_WORK).first()
+        if work is None:
+            raise ActionRefused(errors.NO_WORK, field="village work")
+        start = _local_day(ordinance, work.at)
+        if incurred_on < start:
+            raise ActionRefused(
+                errors.COST_BEFORE_WORK.format(start=start, day=incurred_on), field="date"
+            )
+        cost = WorkCost.objects.create(
+            case=locked,
+            category=category,
+            description=description,
+            amount=money,
+            incurred_on=incurred_on,
+            recorded_by=staff,
+        )
+        _audit(
+            locked,
+            actor=staff,
+            action="work_cost_record",
+            citation=work.citation,
+            after={"cost": cost.pk, "category": category, "amount": str(money)},
+        )
+    return cost
+
+
+def interest_due(invoice: Any, on: datetime.date) -> Decimal:
+    """Simple interest at the invoice's annual rate on what is still owed, for each day
+    after the due date up to ``on`` (none when the authority set no rate)."""
+    if invoice.interest_rate_percent is None or on <= invoice.due_on:
+        return Decimal("0.00")
+    owed = invoice.principal - invoice.paid_amount
+    if owed <= 0:
+        return Decimal("0.00")
+    days = (on - invoice.due_on).days
+    interest = owed * invoice.interest_rate_percent / Decimal(100) * Decimal(days) / Decimal(365)
+    return interest.quantize(Decimal("0.01"))
+
+
+def invoice_issue(
+    *, case: EnforcementCase, staff: Any, on: datetime.date, due_in_days: int = 30
+) -> Any:
+    """Bill the costs of village work not yet billed. The interest rate is the one the
+    authority set and in force on the issue day; with none set, the bill charges no
+    interest and says so (docs/decisions)."""
+    from siltfence.apps.enforcement.models import Invoice, WorkCost
+    from siltfence.apps.enforcement.selectors import interest_rate_in_force
+
+    ordinance = _ordinance(case.village_id)
+    _require_staff(staff, case, ordinance)
+    if (
+        isinstance(due_in_days, bool)
+        or not isinstance(due_in_days, int)
+        or not 1 <= due_in_days <= 365
+    ):
+        raise ActionRefused(errors.DUE_DAYS, field="due_in_days")
+    with transaction.atomic():
+        locked = _lock(case)
+        costs = list(WorkCost.objects.select_for_update().filter(case=locked, invoice__isnull=True))
+        if not costs:
+            raise ActionRefused(errors.NO_COSTS, field="costs")
+        rate = interest_rate_in_force(locked.village_id, on)
+        work = locked.actions.filter(kind=ActionKind.VILLAGE_WORK).first()
+        invoice = Invoice.objects.create(
+            case=locked,
+            number=_number("INV", locked.village_id, Invoice),
+            issued_on=on,
+            due_on=on + datetime.timedelta(days=due_in_days),
+            principal=sum((c.amount for c in costs), Decimal("0.00")),
+            interest_rate_percent=rate.annual_percent if rate else None,
+            interest_authority=rate.authority if rate else "",
+        )
+        WorkCost.objects.filter(pk__in=[c.pk for c in costs]).update(invoice=invoice)
+        action = _action_create(
+            locked,
+            kind=ActionKind.INVOICE,
+            at=datetime.datetime.combine(on, datetime.time(12), tzinfo=_zone(ordinance)),
+            staff=staff,
+            citation=work.citation if work else "",
+            details={"invoice": invoice.number, "principal": str(invoice.principal)},
+        )
+        _audit(
+            locked,
+            actor=staff,
+            action="invoice_issue",
+            citation=action.citation,
+            after={
+                "invoice": invoice.number,
+                "principal": str(invoice.principal),
+                "rate": str(invoice.interest_rate_percent) if rate else None,
+            },
+        )
+        _document(locked, action, "invoice")
+    return invoice
+
+
+def payment_record(*, invoice: Any, staff: Any, amount: Any, on: datetime.date) -> Any:
+    from siltfence.apps.enforcement.models import Invoice
+
+    ordinance = _ordinance(invoice.case.village_id)
+    _require_staff(staff, invoice.case, ordinance)
+    money = amount_read(amount)
+    with transaction.atomic():
+        locked_case = _lock(invoice.case)
+        locked = Invoice.objects.select_for_update().get(pk=invoice.pk)
+        owed = locked.principal - locked.paid_amount + interest_due(locked, on)
+        if owed <= 0:
+            raise ActionRefused(errors.INVOICE_PAID.format(number=locked.number), field="invoice")
+        if money > owed:
+            raise ActionRefused(errors.PAYMENT_AMOUNT.format(owed=owed), field="amount")
+        locked.paid_amount += money
+        locked.paid_on = on
+        locked.save(update_fields=["paid_amount", "paid_on"])
+        _audit(
+            locked_case,
+            actor=staff,
+            action="payment_record",
+            citation="",
+            after={"invoice": locked.number, "paid": str(money), "on": on.isoformat()},
+        )
+    return locked
+
+
+def costs_unpaid_record(*, invoice: Any, staff: Any, at: datetime.datetime) -> EnforcementAction:
+    """The bill is past due and not paid: the precondition of certifying the costs to the
+    tax roll (``costs_unpaid``)."""
+    from siltfence.apps.enforcement.models import Invoice
+
+    ordinance = _ordinance(invoice.case.village_id)
+    _require_staff(staff, invoice.case, ordinance)
+    day = _local_day(ordinance, at)
+    with transaction.atomic():
+        locked_case = _lock(invoice.case)
+        locked = Invoice.objects.select_for_update().get(pk=invoice.pk)
+        if day <= locked.due_on:
+            raise ActionRefused(
+                errors.NOT_DUE_YET.format(number=locked.number, due=locked.due_on), field="date"
+            )
+        if locked.principal - locked.paid_amount <= 0:
+            raise ActionRefused(errors.NOTHING_UNPAID.format(number=locked.number), field="invoice")
+        if locked_case.actions.filter(
+            kind=ActionKind.COSTS_UNPAID, details__invoice=locked.number
+        ).exists():
+            raise ActionRefused(
+                f"invoice: {locked.number} is already recorded as unpaid", field="invoice"
+            )
+        work = locked_case.actions.filter(kind=ActionKind.VILLAGE_WORK).first()
+        action = _action_create(
+            locked_case,
+            kind=ActionKind.COSTS_UNPAID,
+            at=at,
+            staff=staff,
+            citation=work.citation if work else "",
+            details={"invoice": locked.number},
+            public=False,
+        )
+        event_add(locked_case, type="costs_unpaid", at=at, fields={"id": locked.number})
+        _audit(
+            locked_case,
+            actor=staff,
+            action="costs_unpaid_record",
+            citation=action.citation,
+            after={"invoice": locked.number},
+        )
+    return action
+
+
+def tax_roll_certify(*, invoice: Any, staff: Any, at: datetime.datetime) -> EnforcementAction:
+    """Certify the unpaid costs to the village's billing officer for the tax roll, as a
+    special assessment against the parcel (§ 413-10E and § 66.0703; § 135-11E and Subch.
+    VII of Ch. 66), once the costs are recorded as unpaid."""
+    from siltfence.apps.enforcement.models import Invoice
+
+    ordinance = _ordinance(invoice.case.village_id)
+    _require_staff(staff, invoice.case, ordinance)
+    day = _local_day(ordinance, at)
+    with transaction.atomic():
+        locked_case = _lock(invoice.case)
+        locked = Invoice.objects.select_for_update().get(pk=invoice.pk)
+        if locked.certified_on is not None:
+            raise ActionRefused(
+                errors.ALREADY_CERTIFIED.format(number=locked.number, day=locked.certified_on),
+                field="invoice",
+            )
+        if not locked_case.parcel_number:
+            raise ActionRefused(errors.NO_PARCEL, field="parcel number")
+        allowed = lawful(locked_case, "certify_special_assessment", at)
+        owed = locked.principal - locked.paid_amount
+        if owed <= 0:
+            raise ActionRefused(errors.NOTHING_UNPAID.format(number=locked.number), field="invoice")
+        interest = interest_due(locked, day)
+        locked.certified_on = day
+        locked.save(update_fields=["certified_on"])
+        action = _action_create(
+            locked_case,
+            kind=ActionKind.CERTIFICATION,
+            at=at,
+            staff=staff,
+            citation=allowed["citation"],
+            details={
+                "invoice": locked.number,
+                "principal_unpaid": str(owed),
+                "interest": str(interest),
+                "total": str(owed + interest),
+                "parcel": locked_case.parcel_number,
+            },
+        )
+        _audit(
+            locked_case,
+            actor=staff,
+            action="tax_roll_certify",
+            citation=allowed["citation"],
+            after=action.details,
+        )
+        _document(locked_case, action, "tax_roll_certification")
+    return action
+
+
+def case_parcel_set(*, case: EnforcementCase, staff: Any, parcel_number: str) -> None:
+    ordinance = _ordinance(case.village_id)
+    _require_staff(staff, case, ordinance)
+    parcel = _text(parcel_number, "parcel number", 60)
+    if not parcel:
+        raise ActionRefused("parcel number: give the tax parcel number", field="parcel number")
+    with transaction.atomic():
+        locked = _lock(case)
+        before = {"parcel_number": locked.parcel_number}
+        locked.parcel_number = parcel
+        locked.save(update_fields=["parcel_number"])
+        _audit(
+            locked,
+            actor=staff,
+            action="case_parcel_set",
+            citation="",
+            before=before,
+            after={"parcel_number": parcel},
+        )
+
+
+def _found_violation(case: EnforcementCase) -> Violation:
+    violation = case.violations.filter(status=ViolationStatus.FOUND).first()
+    if violation is None:
+        raise ActionRefused(errors.NO_VIOLATION, field="violation")
+    return violation
+
+
+def injunction_refer(
+    *, case: EnforcementCase, staff: Any, at: datetime.datetime, note: str = ""
+) -> EnforcementAction:
+    """Refer the case to the village's attorney for an injunction (§ 413-10F; § 135-11G,
+    without first prosecuting for a forfeiture or a cease-and-desist order)."""
+    ordinance = _ordinance(case.village_id)
+    _require_staff(staff, case, ordinance)
+    rule = ordinance.rules["enforcement"]["injunction"]
+    note = _text(note, "note", MAX_DESCRIPTION)
+    with transaction.atomic():
+        locked = _lock(case)
+        _found_violation(locked)
+        action = _action_create(
+            locked,
+            kind=ActionKind.INJUNCTION_REFERRAL,
+            at=at,
+            staff=staff,
+            citation=rule["citation"],
+            details={"says": rule["says"]},
+            note=note,
+        )
+        _audit(locked, actor=staff, action="injunction_refer", citation=rule["citation"])
+        _document(locked, action, "injunction_referral")
+    return action
+
+
+def prosecution_refer(
+    *, case: EnforcementCase, staff: Any, at: datetime.datetime, note: str = ""
+) -> EnforcementAction:
+    """Refer the violations for prosecution for the forfeiture (§ 413-10E and § 1-3;
+    § 135-11F), with the days counted by the core, each a separate offense."""
+    from siltfence.apps.enforcement.selectors import forfeiture_summary
+
+    ordinance = _ordinance(case.village_id)
+    _require_staff(staff, case, ordinance)
+    note = _text(note, "note", MAX_DESCRIPTION)
+    with transaction.atomic():
+        locked = _lock(case)
+        _found_violation(locked)
+        summary = forfeiture_summary(locked, at) or {}
+        citation = ordinance.rules["enforcement"]["forfeiture"]["citation"]
+        action = _action_create(
+            locked,
+            kind=ActionKind.PROSECUTION_REFERRAL,
+            at=at,
+            staff=staff,
+            citation=citation,
+            details={
+                k: (str(v) if isinstance(v, Decimal) else v)
+                for k, v in summary.items()
+                if k
+                in (
+                    "days",
+                    "min",
+                    "max",
+                    "min_per_day",
+                    "max_per_day",
+                    "source",
+                    "first_day",
+                    "last_day",
+                    "plus_costs",
+                )
+            },
+            note=note,
+        )
+        _audit(
+            locked, actor=staff, action="prosecution_refer", citation=citation, after=action.details
+        )
+        _document(locked, action, "prosecution_referral")
+    return action
+
+
+# -- village settings ---------------------------------------------------------------------
+
+
+def forfeiture_schedule_set(
+    *,
+    village: Village,
+    staff: Any,
+    effective_from: datetime.date,
+    per_day_min: Any,
+    per_day_max: Any,
+    authority: str,
+) -> Any:
+    """Enter the forfeiture a day the village set outside the chapter (Spencer: Code
+    § 1-3), in force from a date. Refused where the chapter sets the amounts itself."""
+    from siltfence.apps.enforcement.models import ForfeitureSchedule
+
+    ordinance = _ordinance(village)
+    _require_staff(staff, village, ordinance)
+    rule = ordinance.rules["enforcement"]["forfeiture"]
+    low = ordinance.parameter(rule["min"], effective_from)
+    high = ordinance.parameter(rule["max"], effective_from)
+    if low.value is not None and high.value is not None:
+        raise ActionRefused(
+            errors.FORFEITURE_IN_CHAPTER.format(
+                citation=rule["citation"], low=f"{low.value:,.0f}", high=f"{high.value:,.0f}"
+            ),
+            field="per_day",
+        )
+    try:
+        smallest = amount_read(per_day_min, "per_day")
+        largest = amount_read(per_day_max, "per_day")
+    except ActionRefused:
+        raise ActionRefused(errors.FORFEITURE_INVALID, field="per_day") from None
+    if largest < smallest:
+        raise ActionRefused(errors.FORFEITURE_INVALID, field="per_day")
+    authority = _text(authority, "authority", 200)
+    if not authority:
+        raise ActionRefused(errors.AUTHORITY_REQUIRED, field="authority")
+    with transaction.atomic():
+        entry, created = ForfeitureSchedule.objects.update_or_create(
+            village=village,
+            effective_from=effective_from,
+            defaults={"per_day_min": smallest, "per_day_max": largest, "authority": authority},
+        )
+        event_record(
+            actor=staff,
+            entity="village",
+            entity_id=0,
+            action="forfeiture_schedule_set",
+            village=village.id,
+            reason=authority,
+            citation=rule["citation"],
+            after={
+                "effective_from": effective_from,
+                "min": str(smallest),
+                "max": str(largest),
+                "new": created,
+            },
+        )
+    return entry
+
+
+def interest_rate_set(
+    *,
+    village: Village,
+    staff: Any,
+    effective_from: datetime.date,
+    annual_percent: Any,
+    authority: str,
+) -> Any:
+    """Enter the interest rate the authority set on the costs of village work (§ 413-10E,
+    § 135-11E: "plus interest at the rate authorized"), in force from a date."""
+    from siltfence.apps.enforcement.models import InterestRate
+
+    ordinance = _ordinance(village)
+    _require_staff(staff, village, ordinance)
+    text = str(annual_percent).strip().removesuffix("%").strip()
+    try:
+        rate = Decimal(text)
+    except (InvalidOperation, ValueError):
+        raise ActionRefused(errors.RATE_INVALID, field="rate") from None
+    if not rate.is_finite() or not 0 <= rate <= 100 or rate != rate.quantize(Decimal("0.001")):
+        raise ActionRefused(errors.RATE_INVALID, field="rate")
+    authority = _text(authority, "authority", 200)
+    if not authority:
+        raise ActionRefused(errors.AUTHORITY_REQUIRED, field="authority")
+    citation = next(
+        (
+            r["citation"]
+            for r in ordinance.rules["enforcement"]["actions"]
+            if r["action"] == "begin_village_work"
+        ),
+        "",
+    )
+    with transaction.atomic():
+        entry, created = InterestRate.objects.update_or_create(
+            village=village,
+            effective_from=effective_from,
+            defaults={"annual_percent": rate, "authority": authority},
+        )
+        event_record(
+            actor=staff,
+            entity="village",
+            entity_id=0,
+            action="interest_rate_set",
+            village=village.id,
+            reason=authority,
+            citation=citation,
+            after={"effective_from": effective_from, "rate": str(rate), "new": created},
+        )
+    return entry

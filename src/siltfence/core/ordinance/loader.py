@@ -265,6 +265,10 @@ RULES_SPEC = {
             "says": str,
         },
         "injunction": {"citation": Citation, "says": str},
+        # To whom the authority refers a case for a court order, and the statute under
+        # which unpaid costs of village work are assessed (documents name them).
+        "attorney?": {"title": str, "citation": Citation},
+        "special_assessment?": {"law": str, "citation": Citation},
         # The authority's entry on land where work runs without a permit.
         "entry_without_permit": {"citation": Citation, "says": str},
     },

@@ -1,0 +1,439 @@
+"""The enforcement documents, as plain lines (tested against golden snapshots) laid out as
+PDF and kept with the case: the stop-work placard, the revocation, the referrals, the
+notice of intent, the invoice, the tax-roll certification and the complaint
+acknowledgement. Every section number, body, officer and statute comes from the
+ordinance data, so another village gets its own wording without code."""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import uuid
+from decimal import Decimal
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.core.files.base import ContentFile
+from django.db import transaction
+from fpdf import FPDF
+
+from siltfence.apps.audit.chain import event_record
+from siltfence.apps.documents.pdf import _latin1, lines_to_pdf
+from siltfence.core.ordinance.loader import load
+from siltfence.core.ordinance.model import Ordinance
+
+KIND_TITLES = {
+    "stop_work_placard": "Stop-work order",
+    "revocation": "Revocation of permit",
+    "cease_and_desist_referral": "Cease-and-desist referral",
+    "notice_of_intent": "Notice of intent",
+    "invoice": "Invoice",
+    "tax_roll_certification": "Certification to the tax roll",
+    "injunction_referral": "Injunction referral",
+    "prosecution_referral": "Forfeiture prosecution referral",
+}
+
+
+def _when(at: datetime.datetime, zone: str, *, time: bool = True) -> str:
+    local = at.astimezone(ZoneInfo(zone))
+    if not time:
+        return f"{local:%B %-d, %Y}"
+    return f"{local:%B %-d, %Y at %-I:%M %p}".replace("AM", "a.m.").replace("PM", "p.m.")
+
+
+def _day(value: datetime.date | str) -> str:
+    if isinstance(value, str):
+        value = datetime.date.fromisoformat(value)
+    return f"{value:%B %-d, %Y}"
+
+
+def _money(value: Decimal | str) -> str:
+    return f"${Decimal(value):,.2f}"
+
+
+def _head(ordinance: Ordinance, title: str) -> list[str]:
+    return [
+        ordinance.name.upper(),
+        f"{ordinance.county}, {ordinance.state}",
+        "",
+        title,
+        f"Ch. {ordinance.chapter}, {ordinance.title}",
+        "",
+    ]
+
+
+def _site(case: Any) -> list[str]:
+    lines = [f"Site: {case.address}"]
+    if case.parcel_number:
+        lines.append(f"Parcel: {case.parcel_number}")
+    permit = _permit(case)
+    lines.append(f"Permit: {permit.number}" if permit else "Permit: none issued for this site")
+    lines.append(f"Case: {case.number}")
+    return lines
+
+
+def _permit(case: Any) -> Any:
+    if case.application_id is None:
+        return None
+    return getattr(case.application, "permit", None)
+
+
+def appeal_lines(ordinance: Ordinance, what: str) -> list[str]:
+    """How to appeal ``what`` (an order's id as in ``appeals.not_appealable``), from the
+    data: the body, who may appeal, and what may not be appealed."""
+    appeals = ordinance.rules["appeals"]
+    barred = [n for n in appeals["not_appealable"] if n["what"] == what]
+    if barred:
+        return [
+            f"APPEAL. This order may not be appealed to the {appeals['body']} "
+            f"[{barred[0]['citation']}]."
+        ]
+    who = ", ".join(w.replace("_", " ") for w in appeals["who_may_appeal"])
+    lines = [
+        f"APPEAL. {appeals['says']} [{appeals['citation']}].",
+        f"Who may appeal: {who} [{appeals['who_citation']}].",
+    ]
+    for item in appeals["not_appealable"]:
+        lines.append(f"Not appealable: {item['what'].replace('_', ' ')} [{item['citation']}].")
+    return lines
+
+
+def placard_lines(*, ordinance: Ordinance, case: Any, action: Any) -> list[str]:
+    rule = ordinance.rules["enforcement"]["stop_work_order"]
+    lines = [
+        "STOP WORK ORDER",
+        ordinance.name.upper(),
+        f"Ch. {ordinance.chapter}, {ordinance.title} [{rule['citation']}]",
+        "",
+        f"By order of the {ordinance.authority_title}, all "
+        f"{ordinance.words.get('land_disturbing_activity', 'land disturbing activity')} on this "
+        "site must stop.",
+        "",
+        *_site(case),
+        f"Posted: {_when(action.at, ordinance.time_zone)}",
+        "",
+        "GROUNDS:",
+    ]
+    lines += [f"- {g['says']} [{g['citation']}]" for g in action.grounds]
+    lines += ["", "DO NOT REMOVE THIS NOTICE.", ""]
+    lines += appeal_lines(ordinance, "stop_work_order")
+    lines += ["", f"{ordinance.authority_title}, {ordinance.name}"]
+    return lines
+
+
+def revocation_lines(*, ordinance: Ordinance, case: Any, action: Any) -> list[str]:
+    permit = _permit(case)
+    lines = _head(ordinance, f"REVOCATION OF PERMIT No. {permit.number if permit else ''}")
+    lines += [
+        *_site(case),
+        f"Revoked: {_when(action.at, ordinance.time_zone)}",
+        "",
+        f"The {ordinance.authority_title} revokes this permit [{action.citation}].",
+        f"Lawful from {_day(action.details['lawful_from'])}: {action.details['because']}.",
+        "",
+        "REASONS:",
+        action.note,
+        "",
+    ]
+    lines += appeal_lines(ordinance, "revocation")
+    retraction = ordinance.rules["enforcement"]["retraction"]
+    lines += [f"RETRACTION. {retraction['says']} [{retraction['citation']}].", ""]
+    lines += [f"{ordinance.authority_title}, {ordinance.name}"]
+    return lines
+
+
+def _attorney(ordinance: Ordinance) -> str:
+    attorney = ordinance.rules["enforcement"].get("attorney") or {}
+    return str(attorney.get("title", "attorney for the village"))
+
+
+def referral_lines(*, ordinance: Ordinance, case: Any, action: Any) -> list[str]:
+    kind = action.kind
+    title = {
+        "cease_and_desist_referral": "REQUEST FOR A CEASE-AND-DESIST ORDER",
+        "injunction_referral": "REFERRAL FOR AN INJUNCTION",
+        "prosecution_referral": "REFERRAL FOR FORFEITURE PROSECUTION",
+    }[kind]
+    lines = _head(ordinance, title)
+    lines += [
+        f"To: {_attorney(ordinance)}",
+        f"From: {ordinance.authority_title}",
+        f"Date: {_when(action.at, ordinance.time_zone, time=False)}",
+        "",
+        *_site(case),
+        "",
+    ]
+    if kind == "cease_and_desist_referral":
+        lines += [
+            f"The {ordinance.authority_title} asks the {_attorney(ordinance)} to obtain a "
+            f"cease-and-desist order [{action.citation}].",
+            f"Lawful from {_day(action.details['lawful_from'])}: {action.details['because']}.",
+        ]
+        lines += ["", *appeal_lines(ordinance, "cease_and_desist_order")]
+    elif kind == "injunction_referral":
+        lines += [f"{action.details['says']} [{action.citation}]."]
+    else:
+        rule = ordinance.rules["enforcement"]["forfeiture"]
+        details = action.details
+        lines += [f"{rule['says']} [{rule['citation']}].", ""]
+        if details.get("days"):
+            lines.append(
+                f"Days of violation: {details['days']}, from {_day(details['first_day'])} to "
+                f"{_day(details['last_day'])}; each day a separate offense."
+            )
+        if details.get("source") == "not_entered":
+            lines.append(
+                f"Forfeiture a day: the amount set by {_outside(rule)}, not entered in the "
+                "village's settings."
+            )
+        elif details.get("min_per_day") is not None:
+            lines.append(
+                f"Forfeiture a day: {_money(details['min_per_day'])} to "
+                f"{_money(details['max_per_day'])}; for all days: {_money(details['min'])} to "
+                f"{_money(details['max'])}."
+            )
+        if rule.get("plus_costs") is True:
+            lines.append("Plus the costs of prosecution.")
+        elif rule.get("plus_costs") is None and rule.get("plus_costs_unknown"):
+            lines.append(f"Costs: {rule['plus_costs_unknown']}.")
+    lines += ["", "VIOLATIONS ON THE RECORD:"]
+    for violation in case.violations.filter(status="found"):
+        end = _day(violation.days_to) if violation.days_to else "continuing"
+        lines.append(
+            f"- {violation.provision} ({violation.provision_heading}): "
+            f"{_day(violation.days_from)} to {end}. {violation.description}"
+        )
+    if action.note:
+        lines += ["", f"Notes: {action.note}"]
+    lines += ["", f"{ordinance.authority_title}, {ordinance.name}"]
+    return lines
+
+
+def _outside(rule: Any) -> str:
+    """Where the chapter sends for the amounts (Spencer: "§ 1-3"), read from its words."""
+    says = str(rule.get("says", ""))
+    marker = "as provided in "
+    if marker in says:
+        return says.split(marker, 1)[1].split(";")[0].split(",")[0].strip()
+    return "the village's general penalty"
+
+
+def notice_of_intent_lines(*, ordinance: Ordinance, case: Any, action: Any) -> list[str]:
+    order = case.actions.filter(kind="stop_work_order").order_by("at").first()
+    lines = _head(ordinance, "NOTICE OF INTENT TO PERFORM WORK")
+    lines += [
+        f"To: the {ordinance.words.get('permittee', 'permittee')} and the landowner",
+        *_site(case),
+        f"Issued: {_when(action.at, ordinance.time_zone)}",
+    ]
+    if order is not None:
+        lines.append(f"Stop-work order posted: {_when(order.at, ordinance.time_zone)}")
+    lines += [
+        "",
+        f"The {ordinance.authority_title} intends to perform the work needed to comply with "
+        f"Ch. {ordinance.chapter} [{action.citation}]:",
+        action.details["work"],
+        "",
+    ]
+    begin = [
+        r for r in ordinance.rules["enforcement"]["actions"] if r["action"] == "begin_village_work"
+    ]
+    if begin:
+        lines.append(f"{begin[0]['says']} [{begin[0]['citation']}].")
+    work_from = action.details.get("work_from")
+    if work_from:
+        lines.append(f"The work may begin on or after {_day(work_from)}.")
+    certify = [
+        r
+        for r in ordinance.rules["enforcement"]["actions"]
+        if r["action"] == "certify_special_assessment"
+    ]
+    if certify:
+        lines.append(
+            "The costs of the work, plus interest, will be billed; costs not paid: "
+            f"{certify[0]['says']} [{certify[0]['citation']}]."
+        )
+    lines += ["", f"{ordinance.authority_title}, {ordinance.name}"]
+    return lines
+
+
+def invoice_lines(*, ordinance: Ordinance, case: Any, invoice: Any) -> list[str]:
+    lines = _head(ordinance, f"INVOICE No. {invoice.number} FOR WORK PERFORMED BY THE VILLAGE")
+    lines += [
+        f"To: the {ordinance.words.get('permittee', 'permittee')} and the landowner",
+        *_site(case),
+        f"Issued: {_day(invoice.issued_on)}",
+        f"Due: {_day(invoice.due_on)}",
+        "",
+        "COSTS:",
+    ]
+    for cost in invoice.costs.all():
+        lines.append(
+            f"- {_day(cost.incurred_on)}, {cost.get_category_display().lower()}: "
+            f"{cost.description}: {_money(cost.amount)}"
+        )
+    lines += ["", f"Total due: {_money(invoice.principal)}", ""]
+    work = case.actions.filter(kind="village_work").first()
+    citation = work.citation if work else ""
+    if invoice.interest_rate_percent is not None:
+        lines.append(
+            f"INTEREST. Unpaid amounts after {_day(invoice.due_on)} bear simple interest at "
+            f"{invoice.interest_rate_percent.normalize():f}% a year, the rate set by the "
+            f"{ordinance.authority_title} ({invoice.interest_authority}) [{citation}]."
+        )
+    else:
+        lines.append(
+            f"INTEREST. The {ordinance.authority_title} has set no interest rate, so no "
+            f"interest is charged on this invoice [{citation}]."
+        )
+    certify = [
+        r
+        for r in ordinance.rules["enforcement"]["actions"]
+        if r["action"] == "certify_special_assessment"
+    ]
+    if certify:
+        lines.append(f"UNPAID COSTS. {certify[0]['says']} [{certify[0]['citation']}].")
+    lines += ["", f"{ordinance.authority_title}, {ordinance.name}"]
+    return lines
+
+
+def certification_lines(*, ordinance: Ordinance, case: Any, action: Any) -> list[str]:
+    details = action.details
+    law = (ordinance.rules["enforcement"].get("special_assessment") or {}).get("law", "")
+    officer = ordinance.words.get("billing_officer", "Clerk-Treasurer")
+    from siltfence.apps.enforcement.models import Invoice
+
+    invoice = Invoice.objects.get(number=details["invoice"])
+    lines = _head(ordinance, "CERTIFICATION OF UNPAID COSTS TO THE TAX ROLL")
+    lines += [
+        f"To: the {officer}",
+        f"From: the {ordinance.authority_title}",
+        f"Date: {_when(action.at, ordinance.time_zone, time=False)}",
+        "",
+        f"Parcel: {details['parcel']}",
+        f"Site: {case.address}",
+        f"Case: {case.number}",
+        "",
+        f"Invoice {invoice.number}, issued {_day(invoice.issued_on)}, due {_day(invoice.due_on)}",
+        f"Costs billed: {_money(invoice.principal)}",
+        f"Paid: {_money(invoice.paid_amount)}"
+        + (f" (last payment {_day(invoice.paid_on)})" if invoice.paid_on else ""),
+        f"Unpaid costs: {_money(details['principal_unpaid'])}",
+        f"Interest to {_when(action.at, ordinance.time_zone, time=False)}: "
+        f"{_money(details['interest'])}"
+        + ("" if invoice.interest_rate_percent is not None else " (no rate was set)"),
+        f"Amount certified: {_money(details['total'])}",
+        "",
+        f"The {ordinance.authority_title} certifies this amount to the {officer}, to be entered "
+        f"on the tax roll and collected as a special assessment against the parcel under {law} "
+        f"[{action.citation}].",
+        "",
+        f"{ordinance.authority_title}, {ordinance.name}",
+    ]
+    return lines
+
+
+def complaint_lines(*, ordinance: Ordinance, violation: Any) -> list[str]:
+    """What the person who complained gets: a receipt, with no one else's details."""
+    lines = _head(ordinance, f"COMPLAINT RECEIVED No. C-{violation.pk}")
+    lines += [
+        f"Received: {_when(violation.reported_at, ordinance.time_zone)}",
+        f"Place: {violation.address}",
+        "",
+        "What was reported:",
+        violation.description,
+        "",
+        f"Photos received: {violation.photos.count()}",
+        "",
+        f"The {ordinance.authority_title} will review the report. A report is not a finding: "
+        "a violation is recorded only when the village finds one. Your name and contact "
+        "details are kept private and are never shown on the public register.",
+        "",
+        f"{ordinance.authority_title}, {ordinance.name}",
+    ]
+    return lines
+
+
+def placard_pdf(lines: list[str], *, title: str) -> bytes:
+    """The placard in large print, for posting on the site."""
+    pdf = FPDF(format="Letter")
+    pdf.set_title(_latin1(title))
+    pdf.set_creator("siltfence")
+    pdf.set_auto_page_break(auto=True, margin=14)
+    pdf.add_page()
+    pdf.set_margins(16, 14, 16)
+    for index, line in enumerate(lines):
+        if index == 0:
+            pdf.set_font("Helvetica", "B", 44)
+            pdf.multi_cell(0, 20, _latin1(line), align="C", new_x="LMARGIN", new_y="NEXT")
+        elif index == 1:
+            pdf.set_font("Helvetica", "B", 22)
+            pdf.multi_cell(0, 11, _latin1(line), align="C", new_x="LMARGIN", new_y="NEXT")
+        elif line.isupper() and line:
+            pdf.set_font("Helvetica", "B", 16)
+            pdf.multi_cell(0, 8, _latin1(line), new_x="LMARGIN", new_y="NEXT")
+        else:
+            pdf.set_font("Helvetica", "", 13)
+            pdf.multi_cell(0, 6.5, _latin1(line) or " ", new_x="LMARGIN", new_y="NEXT")
+    return bytes(pdf.output())
+
+
+def lines_for(*, case: Any, action: Any, kind: str) -> list[str]:
+    ordinance = load(case.village_id)
+    if kind == "stop_work_placard":
+        return placard_lines(ordinance=ordinance, case=case, action=action)
+    if kind == "revocation":
+        return revocation_lines(ordinance=ordinance, case=case, action=action)
+    if kind == "notice_of_intent":
+        return notice_of_intent_lines(ordinance=ordinance, case=case, action=action)
+    if kind == "invoice":
+        from siltfence.apps.enforcement.models import Invoice
+
+        invoice = Invoice.objects.get(number=action.details["invoice"])
+        return invoice_lines(ordinance=ordinance, case=case, invoice=invoice)
+    if kind == "tax_roll_certification":
+        return certification_lines(ordinance=ordinance, case=case, action=action)
+    return referral_lines(ordinance=ordinance, case=case, action=action)
+
+
+def document_store(*, case: Any, action: Any, kind: str) -> Any:
+    """Make the document of ``action`` and keep it with the case (inside the step's
+    transaction: if the document cannot be made, the step is not taken)."""
+    from siltfence.apps.enforcement.models import EnforcementDocument
+
+    lines = lines_for(case=case, action=action, kind=kind)
+    title = f"{KIND_TITLES[kind]} {case.number}"
+    content = (
+        placard_pdf(lines, title=title)
+        if kind == "stop_work_placard"
+        else lines_to_pdf(lines, title=title)
+    )
+    with transaction.atomic():
+        document = EnforcementDocument(
+            case=case,
+            action=action,
+            kind=kind,
+            name=f"{kind.replace('_', '-')}-{case.number}-{action.pk}.pdf",
+            size=len(content),
+            sha256=hashlib.sha256(content).hexdigest(),
+        )
+        document.file.save(f"{uuid.uuid4().hex}.pdf", ContentFile(content), save=False)
+        document.save()
+        event_record(
+            actor=None,
+            entity="enforcement_case",
+            entity_id=case.pk,
+            action=f"{kind}_generate",
+            village=case.village_id,
+            citation=action.citation,
+            after={"document": document.pk, "sha256": document.sha256},
+        )
+    return document
+
+
+def complaint_pdf(violation: Any) -> bytes:
+    ordinance = load(violation.village_id)
+    return lines_to_pdf(
+        complaint_lines(ordinance=ordinance, violation=violation),
+        title=f"Complaint received C-{violation.pk}",
+    )
