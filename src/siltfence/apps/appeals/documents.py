@@ -1,0 +1,73 @@
+"""The appeal decision as plain lines (golden snapshots), in the words of the data."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+
+from siltfence.core.ordinance.model import Ordinance
+
+TEST_WORDS = {
+    "public_interest": "Not contrary to the public interest",
+    "special_conditions": "Special conditions",
+    "unnecessary_hardship": "Unnecessary hardship",
+}
+
+
+def _when(value: Any, ordinance: Ordinance, *, time: bool = True) -> str:
+    from zoneinfo import ZoneInfo
+
+    if value is None:
+        return "-"
+    if hasattr(value, "hour"):
+        local = timezone.localtime(value, ZoneInfo(ordinance.time_zone))
+        text = f"{local:%B %-d, %Y at %-I:%M %p}" if time else f"{local:%B %-d, %Y}"
+        return text.replace("AM", "a.m.").replace("PM", "p.m.")
+    return f"{value:%B %-d, %Y}"
+
+
+def decision_lines(*, ordinance: Ordinance, appeal: Any) -> list[str]:
+    rule = ordinance.rules["appeals"]
+    body = rule["body"]
+    kind = "VARIANCE" if appeal.kind == "variance" else "APPEAL"
+    lines = [
+        ordinance.name.upper(),
+        f"{ordinance.county}, {ordinance.state}",
+        "",
+        f"DECISION OF THE {body.upper()} ON {kind} No. {appeal.number}",
+        f"Ch. {ordinance.chapter}, {ordinance.title} [{rule['citation']}]",
+        "",
+        f"Appellant: {appeal.appellant_name} ({appeal.appellant_standing.replace('_', ' ')}; "
+        f"{rule['who_citation']})",
+        f"Decision appealed: {appeal.decision_appealed}",
+        f"Filed: {_when(appeal.filed_on, ordinance)}",
+        f"Hearing: {_when(appeal.hearing_at, ordinance)}"
+        + (f", {appeal.hearing_place}" if appeal.hearing_place else ""),
+        f"Notice of the hearing given {_when(appeal.notice_given_on, ordinance)} to "
+        f"{appeal.notice_to}",
+        "",
+        "GROUNDS OF THE APPEAL:",
+        appeal.grounds,
+        "",
+        f"DECISION: {appeal.get_decision_display().upper()} "
+        f"({_when(appeal.decided_at, ordinance, time=False)})",
+        appeal.decision_reasons,
+    ]
+    if appeal.modification:
+        lines += ["", "AS MODIFIED:", appeal.modification]
+    if appeal.findings:
+        lines += ["", "FINDINGS:"]
+        for test, words in TEST_WORDS.items():
+            lines.append(f"- {words}: {appeal.findings.get(test, '')}")
+    if appeal.decision == "reverse" and appeal.action is not None:
+        retraction = ordinance.rules["enforcement"]["retraction"]
+        if appeal.action.kind in ("stop_work_order", "revocation"):
+            what = "stop-work order" if appeal.action.kind == "stop_work_order" else "revocation"
+            lines += [
+                "",
+                f"The {what} is retracted [{retraction['citation']}]."
+                + (" The permit is again in force." if what == "revocation" else ""),
+            ]
+    lines += ["", f"{body}, {ordinance.name}"]
+    return lines

@@ -1,0 +1,396 @@
+"""Appeals and variances: ``appeal_file``, ``appeal_hearing_schedule``, ``appeal_decide``.
+
+Who may appeal, and what may not be appealed, come from ``appeals`` in the ordinance data
+(Spencer § 413-12B: any applicant, permittee, landowner or land user; New Glarus § 135-12:
+any aggrieved person or village office, except a cease-and-desist order). A reversed
+stop-work order is retracted and a reversed revocation puts the permit back in force
+(``order_retracted`` by the appeals board, § 413-10D, § 135-11D). A variance is granted
+only with written findings on the three tests. Each function runs in one transaction,
+locks its rows, and appends to the audit chain.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import uuid
+from typing import Any
+
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils import timezone
+
+from siltfence.apps.accounts.rules import is_applicant_of, is_board_member_of, is_staff_of
+from siltfence.apps.appeals.models import Appeal, AppealKind, AppealStatus, Decision
+from siltfence.apps.audit.chain import event_record
+from siltfence.apps.enforcement.models import EnforcementAction, EnforcementCase
+from siltfence.apps.enforcement.services import ActionRefused, _retraction, _text
+from siltfence.apps.permits.models import Application, Village
+from siltfence.core.ordinance.loader import load
+from siltfence.core.ordinance.model import Ordinance
+
+NOT_STANDING = (
+    "standing: under {citation} an appeal may be brought by {who}; '{given}' is not one of them"
+)
+NOT_APPEALABLE = "decision: {what} may not be appealed ({citation})"
+NOT_YOURS = "decision: you may appeal only decisions on your own permits and applications"
+NO_DECISION = "decision: choose the order, decision or determination appealed"
+OTHER_VILLAGE = "decision: that decision is not one of {village}'s"
+GROUNDS_REQUIRED = "grounds: say why the decision is wrong (or, for a variance, what is asked)"
+NAME_REQUIRED = "appellant: give the name of the person or office appealing"
+NOT_BOARD = "village: only members of the {body} of {village} may do this"
+NOT_BOARD_OR_STAFF = "village: only the {body} or the {authority} of {village} may do this"
+ALREADY_DECIDED = "appeal: {number} was already decided ({decision})"
+NOTICE_AFTER_HEARING = (
+    "notice given on: the notice ({notice}) must come before the hearing ({hearing})"
+)
+NOTICE_TO_REQUIRED = "notice to: say who was given notice of the hearing"
+HEARING_BEFORE_FILING = "hearing: the hearing ({hearing}) cannot come before the filing ({filed})"
+NO_HEARING = "decision: the {body} decides after a hearing; none has been held (hearing: {when})"
+DECISION_CHOICE = "decision: choose one of {choices}"
+REASONS_REQUIRED = "reasons: the decision must state its reasons in writing"
+MODIFICATION_REQUIRED = "modification: say how the decision is modified"
+FINDING_REQUIRED = (
+    "findings: a variance is granted only with a written finding that {test} ({citation})"
+)
+
+VARIANCE_TESTS = {
+    "public_interest": "the variance is not contrary to the public interest",
+    "special_conditions": "special conditions apply to the property",
+    "unnecessary_hardship": "a literal enforcement would result in unnecessary hardship",
+}
+APPEAL_DECISIONS = (Decision.AFFIRM, Decision.REVERSE, Decision.MODIFY)
+VARIANCE_DECISIONS = (Decision.GRANT, Decision.DENY)
+# The enforcement steps by the id ``appeals.not_appealable`` names them with.
+BARRED_KINDS = {"cease_and_desist_order": ("cease_and_desist_referral",)}
+
+
+def standing_label(standing: str) -> str:
+    return standing.replace("_", " ")
+
+
+def _ordinance(village_id: str) -> Ordinance:
+    return load(village_id)
+
+
+def _number(village_id: str) -> str:
+    parts = village_id.split("-")[:-1]
+    initials = (parts[0][:2] if len(parts) == 1 else "".join(p[0] for p in parts)).upper()
+    stem = f"{initials}-A-{timezone.now().year}-"
+    count = Appeal.objects.filter(number__startswith=stem).count()
+    return f"{stem}{count + 1:04d}"
+
+
+def _snapshot(appeal: Appeal) -> dict[str, Any]:
+    return {
+        "number": appeal.number,
+        "status": appeal.status,
+        "decision": appeal.decision,
+        "hearing_at": appeal.hearing_at,
+    }
+
+
+def _audit(
+    appeal: Appeal,
+    *,
+    actor: Any,
+    action: str,
+    citation: str,
+    reason: str = "",
+    before: dict[str, Any] | None = None,
+) -> None:
+    event_record(
+        actor=actor,
+        entity="appeal",
+        entity_id=appeal.pk,
+        action=action,
+        village=appeal.village_id,
+        reason=reason,
+        citation=citation,
+        before=before,
+        after=_snapshot(appeal),
+    )
+
+
+def _described(
+    action: EnforcementAction | None, application: Application | None, ordinance: Ordinance
+) -> str:
+    if action is not None:
+        day = timezone.localtime(action.at).date()
+        return (
+            f"{action.get_kind_display()} of {day:%B %-d, %Y} ({action.citation}), "
+            f"case {action.case.number}"
+        )
+    if application is not None:
+        status = application.get_status_display().lower()
+        return f"Decision on application {application.number} ({status})"
+    return f"A variance from Ch. {ordinance.chapter}"
+
+
+def appeal_file(
+    *,
+    village: Village,
+    filed_by: Any,
+    on: datetime.date,
+    appellant_name: str,
+    standing: str,
+    grounds: str,
+    action: EnforcementAction | None = None,
+    application: Application | None = None,
+    kind: str = AppealKind.APPEAL,
+) -> Appeal:
+    """File an appeal of an order, decision or determination of the authority, or a
+    request for a variance. Filed by the village's staff (a paper filing they enter) or
+    by the permittee or applicant online, for their own permit or application."""
+    ordinance = _ordinance(village.id)
+    rule = ordinance.rules["appeals"]
+    who = rule["who_may_appeal"]
+    if standing not in who:
+        raise ActionRefused(
+            NOT_STANDING.format(
+                citation=rule["who_citation"],
+                who=", ".join(standing_label(w) for w in who),
+                given=standing_label(str(standing))[:40],
+            ),
+            field="standing",
+        )
+    if kind not in AppealKind.values:
+        raise ActionRefused("kind: choose an appeal or a variance", field="kind")
+    name = _text(appellant_name, "appellant", 200)
+    if not name:
+        raise ActionRefused(NAME_REQUIRED, field="appellant")
+    grounds = _text(grounds, "grounds", 10000)
+    if not grounds:
+        raise ActionRefused(GROUNDS_REQUIRED, field="grounds")
+    if kind == AppealKind.APPEAL and action is None and application is None:
+        raise ActionRefused(NO_DECISION, field="decision")
+    for item in (action.case if action else None, application):
+        if item is not None and item.village_id != village.id:
+            raise ActionRefused(OTHER_VILLAGE.format(village=ordinance.name), field="decision")
+    if action is not None:
+        for barred in rule["not_appealable"]:
+            if action.kind in BARRED_KINDS.get(barred["what"], ()):
+                raise ActionRefused(
+                    NOT_APPEALABLE.format(
+                        what=f"a {standing_label(barred['what'])}", citation=barred["citation"]
+                    ),
+                    field="decision",
+                )
+    owner = application or (action.case.application if action else None)
+    staff = is_staff_of(filed_by, village)
+    if not staff and not (owner is not None and is_applicant_of(filed_by, owner)):
+        raise ActionRefused(NOT_YOURS, field="decision")
+    with transaction.atomic():
+        case = None
+        if action is not None:
+            case = EnforcementCase.objects.select_for_update().get(pk=action.case_id)
+        appeal = Appeal.objects.create(
+            village=village,
+            number=_number(village.id),
+            kind=kind,
+            case=case,
+            action=action,
+            application=application,
+            decision_appealed=_described(action, application, ordinance)[:300],
+            appellant_name=name,
+            appellant_standing=standing,
+            filed_by=filed_by,
+            filed_on=on,
+            grounds=grounds,
+        )
+        _audit(
+            appeal,
+            actor=filed_by,
+            action="appeal_file",
+            citation=rule["citation"],
+            reason=grounds[:500],
+        )
+    return appeal
+
+
+def _require_board(user: Any, appeal: Appeal, ordinance: Ordinance) -> None:
+    if not is_board_member_of(user, appeal):
+        raise ActionRefused(
+            NOT_BOARD.format(body=ordinance.rules["appeals"]["body"], village=ordinance.name),
+            field="village",
+        )
+
+
+def appeal_hearing_schedule(
+    *,
+    appeal: Appeal,
+    user: Any,
+    hearing_at: datetime.datetime,
+    notice_given_on: datetime.date,
+    notice_to: str,
+    place: str = "",
+) -> Appeal:
+    """Set the hearing, with the notice given (by the board, or the village's staff for it)."""
+    ordinance = _ordinance(appeal.village_id)
+    if not (is_board_member_of(user, appeal) or is_staff_of(user, appeal)):
+        raise ActionRefused(
+            NOT_BOARD_OR_STAFF.format(
+                body=ordinance.rules["appeals"]["body"],
+                authority=ordinance.authority_title,
+                village=ordinance.name,
+            ),
+            field="village",
+        )
+    notice_to = _text(notice_to, "notice to", 300)
+    if not notice_to:
+        raise ActionRefused(NOTICE_TO_REQUIRED, field="notice_to")
+    place = _text(place, "place", 200)
+    zone = ordinance.time_zone
+    hearing_day = timezone.localtime(hearing_at, _zone(zone)).date()
+    if notice_given_on > hearing_day:
+        raise ActionRefused(
+            NOTICE_AFTER_HEARING.format(notice=notice_given_on, hearing=hearing_day),
+            field="notice_given_on",
+        )
+    with transaction.atomic():
+        locked = Appeal.objects.select_for_update().get(pk=appeal.pk)
+        if locked.status == AppealStatus.DECIDED:
+            raise ActionRefused(
+                ALREADY_DECIDED.format(
+                    number=locked.number, decision=locked.get_decision_display()
+                ),
+                field="appeal",
+            )
+        if hearing_day < locked.filed_on:
+            raise ActionRefused(
+                HEARING_BEFORE_FILING.format(hearing=hearing_day, filed=locked.filed_on),
+                field="hearing",
+            )
+        before = _snapshot(locked)
+        locked.hearing_at = hearing_at
+        locked.hearing_place = place
+        locked.notice_given_on = notice_given_on
+        locked.notice_to = notice_to
+        locked.status = AppealStatus.SCHEDULED
+        locked.save()
+        _audit(
+            locked,
+            actor=user,
+            action="appeal_hearing_schedule",
+            citation=ordinance.rules["appeals"]["citation"],
+            before=before,
+        )
+    return locked
+
+
+def _zone(name: str) -> Any:
+    from zoneinfo import ZoneInfo
+
+    return ZoneInfo(name)
+
+
+def appeal_decide(
+    *,
+    appeal: Appeal,
+    board_member: Any,
+    at: datetime.datetime,
+    decision: str,
+    reasons: str,
+    modification: str = "",
+    findings: dict[str, str] | None = None,
+) -> Appeal:
+    """The board's decision after the hearing: affirm, reverse or modify (an appeal), grant
+    or deny (a variance). A reversed stop-work order is retracted and a reversed revocation
+    restores the permit, as ``order_retracted`` by the appeals board on the timeline."""
+    ordinance = _ordinance(appeal.village_id)
+    _require_board(board_member, appeal, ordinance)
+    rule = ordinance.rules["appeals"]
+    choices = VARIANCE_DECISIONS if appeal.kind == AppealKind.VARIANCE else APPEAL_DECISIONS
+    if decision not in choices:
+        raise ActionRefused(
+            DECISION_CHOICE.format(choices=", ".join(Decision(c).label.lower() for c in choices)),
+            field="decision",
+        )
+    reasons = _text(reasons, "reasons", 10000)
+    if not reasons:
+        raise ActionRefused(REASONS_REQUIRED, field="reasons")
+    modification = _text(modification, "modification", 10000)
+    if decision == Decision.MODIFY and not modification:
+        raise ActionRefused(MODIFICATION_REQUIRED, field="modification")
+    written: dict[str, str] = {}
+    if decision == Decision.GRANT:
+        for test, words in VARIANCE_TESTS.items():
+            value = _text((findings or {}).get(test, ""), "findings", 5000)
+            if not value:
+                raise ActionRefused(
+                    FINDING_REQUIRED.format(test=words, citation=rule["citation"]),
+                    field="findings",
+                )
+            written[test] = value
+    with transaction.atomic():
+        locked_case = None
+        if appeal.case_id is not None:
+            locked_case = EnforcementCase.objects.select_for_update().get(pk=appeal.case_id)
+        locked = Appeal.objects.select_for_update().get(pk=appeal.pk)
+        if locked.status == AppealStatus.DECIDED:
+            raise ActionRefused(
+                ALREADY_DECIDED.format(
+                    number=locked.number, decision=locked.get_decision_display()
+                ),
+                field="appeal",
+            )
+        if locked.hearing_at is None or locked.hearing_at > at:
+            when = "not set"
+            if locked.hearing_at is not None:
+                local = timezone.localtime(locked.hearing_at, _zone(ordinance.time_zone))
+                when = f"set for {local:%Y-%m-%d %H:%M}"
+            raise ActionRefused(NO_HEARING.format(body=rule["body"], when=when), field="decision")
+        before = _snapshot(locked)
+        locked.status = AppealStatus.DECIDED
+        locked.decision = decision
+        locked.decision_reasons = reasons
+        locked.modification = modification
+        locked.findings = written
+        locked.decided_at = at
+        locked.decided_by = board_member
+        locked.save()
+        if decision == Decision.REVERSE and locked.action is not None and locked_case is not None:
+            order = {"stop_work_order": "stop_work_order", "revocation": "revocation"}.get(
+                locked.action.kind
+            )
+            if order is not None:
+                from siltfence.apps.enforcement.selectors import open_stop_work_order
+
+                still = order == "revocation" or open_stop_work_order(locked_case) is not None
+                if still:
+                    _retraction(
+                        locked_case,
+                        actor=board_member,
+                        at=at,
+                        order=order,
+                        by="appeals_board",
+                        reason=f"Reversed on appeal {locked.number}: {reasons}"[:2000],
+                        appeal=locked,
+                    )
+        _audit(
+            locked,
+            actor=board_member,
+            action="appeal_decide",
+            citation=rule["citation"],
+            reason=reasons[:500],
+            before=before,
+        )
+        from siltfence.apps.appeals.documents import decision_lines
+        from siltfence.apps.documents.pdf import lines_to_pdf
+
+        content = lines_to_pdf(
+            decision_lines(ordinance=ordinance, appeal=locked), title=f"Decision {locked.number}"
+        )
+        locked.decision_sha256 = hashlib.sha256(content).hexdigest()
+        locked.decision_document.save(f"{uuid.uuid4().hex}.pdf", ContentFile(content), save=False)
+        locked.save(update_fields=["decision_document", "decision_sha256"])
+        event_record(
+            actor=None,
+            entity="appeal",
+            entity_id=locked.pk,
+            action="appeal_decision_generate",
+            village=locked.village_id,
+            citation=rule["citation"],
+            after={"sha256": locked.decision_sha256},
+        )
+    return locked
