@@ -134,9 +134,10 @@ def test_a_bad_date_and_a_missing_file_exit_2_naming_the_field():
         "--from", "2024-13-01", "--to", "2024-05-31",
     )  # fmt: skip
     assert bad_date.returncode == 2
-    assert bad_date.stderr == (
-        "siltfence: from: expected a date written YYYY-MM-DD, got '2024-13-01'\n"
+    assert bad_date.stderr.startswith(
+        "siltfence: from: expected a date written YYYY-MM-DD, got '2024-13-01'"
     )
+    assert bad_date.stderr.count("\n") == 1
     missing = siltfence(
         "rain", "storms", "--file", "no-such-file.csv", "--jurisdiction", "spencer-wi",
         "--from", "2024-05-01", "--to", "2024-05-31",
