@@ -85,8 +85,10 @@ def test_apply_request_information_answer_approve_and_download_the_permit(
     applicant.get_by_role("button", name="Send the information").click()
     expect(applicant.get_by_test_id("clock")).to_contain_text("Re-review")
 
-    # Staff approve, and the permit PDF downloads.
+    # Staff approve (confirming it, as it cannot be undone), and the permit PDF downloads.
     staff.reload()
+    staff.on("dialog", lambda dialog: dialog.accept())
+    staff.get_by_label("I understand this cannot be undone: the permit is issued at once.").check()
     staff.get_by_role("button", name="Approve and issue the permit").click()
     expect(staff.get_by_test_id("status")).to_have_text("Approved")
     staff.get_by_role("link", name=re.compile(r"^SP-P-\d{4}-")).first.click()
