@@ -343,6 +343,20 @@ def test_times_are_shown_in_the_village_s_time_with_its_zone_abbreviation(
     assert stamps and set(stamps) <= {"CST", "CDT"}
 
 
+def test_the_site_map_and_its_report_give_the_plan_s_saving_time_in_the_village_s_zone(people):
+    from test_plans import SITE
+
+    from siltfence.apps.plans.services import control_plan_save
+
+    application = draft_without_ticks(people.applicant_a)
+    control_plan_save(application=application, user=people.applicant_a, plan_json=SITE)
+    client = signed_in(people.applicant_a)
+    for name in ("plans:map", "plans:report"):
+        page = text_of(client.get(reverse(name, args=[application.pk])))
+        assert "UTC" not in page
+        assert re.search(r"saved \d{4}-\d\d-\d\d \d\d:\d\d C[SD]T by applicant-a", page), name
+
+
 # --- 11. what the applicant entered ----------------------------------------------------------
 
 

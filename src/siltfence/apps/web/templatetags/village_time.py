@@ -27,3 +27,11 @@ def local_time(value: object, zone: str) -> str:
 def when(value: object, zone: str) -> str:
     """A timeline date as is, or a timeline time in the village's zone."""
     return wording.when(str(value), zone or settings.TIME_ZONE) if value else ""
+
+
+@register.filter
+def in_village(value: object, village_id: str) -> str:
+    """A stored time in the named village's zone: ``{{ t|in_village:application.village_id }}``."""
+    from siltfence.core.ordinance.loader import load
+
+    return local_time(value, load(village_id).time_zone)
