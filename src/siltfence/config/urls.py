@@ -7,5 +7,9 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", api.urls),
     path("plans/", include("siltfence.apps.plans.urls")),
+    path("", include("siltfence.apps.duties.urls")),
+    path("", include("siltfence.apps.reminders.urls")),
+    path("", include("siltfence.apps.sitelog.urls")),
+    path("", include("siltfence.apps.inspections.urls")),
     path("", include("siltfence.apps.web.urls")),
 ]

@@ -1,0 +1,128 @@
+"""Rain by station and day, each site's station, and each permit's duties as last computed.
+
+The duties themselves are the core's (``siltfence.core.timeline``): they are recomputed
+from a permit's events whenever an event lands on the permit, and stored here so that the
+dashboard, the reminders and the round planner read one row per permit instead of
+running the engine for every permit on every page.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+
+
+class Station(models.Model):
+    """A rain station: a NOAA GHCN-Daily station, or a site's own gauge."""
+
+    id = models.CharField(primary_key=True, max_length=20)
+    name = models.CharField(max_length=120)
+    latitude = models.FloatField()
+    longitude = models.FloatField()
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.id})"
+
+
+class RainDay(models.Model):
+    """One day's rain at a station, in whole tenths of a millimetre (GHCN-Daily's unit)."""
+
+    station = models.ForeignKey(Station, on_delete=models.PROTECT, related_name="days")
+    day = models.DateField()
+    tenths_mm = models.PositiveIntegerField()
+    source = models.CharField(max_length=200, blank=True)
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["station", "day"]
+        constraints = [
+            models.UniqueConstraint(fields=["station", "day"], name="one_reading_a_station_day")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.station_id} {self.day}: {self.tenths_mm / 10} mm"
+
+
+class SiteStation(models.Model):
+    """The station whose rain counts for a site: the nearest one, or one staff pinned with a
+    reason (a closer private gauge, a station the nearest one misrepresents)."""
+
+    site = models.OneToOneField("permits.Site", on_delete=models.PROTECT, related_name="rain")
+    station = models.ForeignKey(Station, on_delete=models.PROTECT, related_name="sites")
+    distance_km = models.FloatField()
+    latitude = models.FloatField()
+    longitude = models.FloatField()
+    pinned_reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["station"])]
+        constraints = [
+            models.CheckConstraint(condition=Q(distance_km__gte=0), name="distance_not_negative")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.site} → {self.station_id} ({self.distance_km:.1f} km)"
+
+
+class RainLanding(models.Model):
+    """A station's wet day written onto a permit's record as a ``rain`` event: the sweep's
+    memory, so that running it twice writes nothing the second time."""
+
+    application = models.ForeignKey(
+        "permits.Application", on_delete=models.PROTECT, related_name="rain_landings"
+    )
+    rain_day = models.ForeignKey(RainDay, on_delete=models.PROTECT, related_name="landings")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["application", "rain_day"], name="a_rain_day_lands_once"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"rain day {self.rain_day_id} on application {self.application_id}"
+
+
+class SweepRun(models.Model):
+    """One run of the daily sweep for a day: what it found and wrote."""
+
+    day = models.DateField()
+    started_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+    rain_events = models.PositiveIntegerField(default=0)
+    permits_recomputed = models.PositiveIntegerField(default=0)
+    reminders_sent = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-started_at"]
+
+    def __str__(self) -> str:
+        return f"sweep of {self.day}"
+
+
+class PermitDuties(models.Model):
+    """A permit's duties as the core last computed them, with the next one falling due."""
+
+    permit = models.OneToOneField(
+        "permits.Permit", on_delete=models.CASCADE, primary_key=True, related_name="duty_state"
+    )
+    village = models.ForeignKey("permits.Village", on_delete=models.PROTECT, related_name="+")
+    computed_at = models.DateTimeField()
+    as_of = models.DateTimeField()
+    next_due = models.DateTimeField(null=True, blank=True)
+    open_count = models.PositiveIntegerField(default=0)
+    overdue_count = models.PositiveIntegerField(default=0)
+    duties = models.JSONField(default=list)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["village", "next_due"]),
+            models.Index(fields=["village", "overdue_count"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"duties of permit {self.permit_id}"

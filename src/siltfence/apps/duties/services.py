@@ -1,0 +1,474 @@
+"""Writes of the rain and duties record: stations, rain days, the daily sweep, and each
+permit's stored duties. Every write is one transaction.
+
+The sweep is set-based: for each station and village with rain, one ``INSERT ... SELECT``
+writes the rain events of every active permit whose site draws its rain from that station,
+and one more writes the sweep's memory of them. Which rains count is the core's reading of
+the jurisdiction's rain rule (``siltfence.core.rain.storm_summaries``): a storm of
+consecutive wet days that reaches the threshold of the ``rain_inspection`` duty in the
+ordinance data, never a number written here.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from siltfence.apps.audit.chain import event_record
+from siltfence.apps.duties.models import (
+    PermitDuties,
+    RainDay,
+    SiteStation,
+    Station,
+    SweepRun,
+)
+from siltfence.apps.permits.errors import ActionRefused
+from siltfence.apps.permits.models import (
+    Permit,
+    PermitStatus,
+    Site,
+    TimelineEvent,
+)
+from siltfence.core.errors import SiltfenceError
+from siltfence.core.ordinance.loader import load
+from siltfence.core.rain import nearest, registry, storm_summaries
+from siltfence.core.rain.stations import geodesic_km
+
+# How far back a storm may begin and still be swept: a storm is consecutive wet days, so a
+# day's sweep looks back over the days it may join (a rain imported late is swept too).
+LOOKBACK_DAYS = 14
+RECOMPUTE_CHUNK = 2000
+
+NO_REASON = "reason: say why this station's rain stands for the site"
+UNKNOWN_STATION = "station: no station {station!r} is known"
+
+
+# -- stations and where a site draws its rain from ------------------------------------
+
+
+def stations_sync() -> int:
+    """The stations siltfence ships, as rows (added or corrected, never removed)."""
+    count = 0
+    for station in registry().values():
+        Station.objects.update_or_create(
+            id=station.id,
+            defaults={
+                "name": station.name.title(),
+                "latitude": station.latitude,
+                "longitude": station.longitude,
+            },
+        )
+        count += 1
+    return count
+
+
+def site_point(site: Site) -> tuple[float, float, str]:
+    """Where a site is (latitude, longitude) and how that is known: the site boundary of
+    its latest control plan, else its stored geometry, else the village's centre."""
+    from shapely.geometry import shape
+
+    from siltfence.apps.plans.models import ControlPlan
+
+    candidates: list[tuple[Any, str]] = []
+    plan = (
+        ControlPlan.objects.filter(application__site=site)
+        .order_by("-revision")
+        .values_list("plan", flat=True)
+        .first()
+    )
+    if isinstance(plan, dict):
+        for feature in (plan.get("site") or {}).get("features", []):
+            if (feature.get("properties") or {}).get("kind") == "site_boundary":
+                candidates.append((feature.get("geometry"), "the site boundary of the plan"))
+    if isinstance(site.geometry, dict):
+        geometry = site.geometry
+        if geometry.get("type") == "FeatureCollection":
+            for feature in geometry.get("features", []):
+                candidates.append((feature.get("geometry"), "the site's drawing"))
+        elif geometry.get("type") == "Feature":
+            candidates.append((geometry.get("geometry"), "the site's drawing"))
+        else:
+            candidates.append((geometry, "the site's drawing"))
+    for geometry, how in candidates:
+        try:
+            centre = shape(geometry).centroid
+        except Exception:  # a drawing shapely cannot read: try the next source
+            continue
+        if not centre.is_empty:
+            return float(centre.y), float(centre.x), how
+    latitude, longitude = load(site.village_id).map_centre
+    return latitude, longitude, "the village's centre (the site has no drawing yet)"
+
+
+def site_station_assign(*, site: Site) -> SiteStation:
+    """The nearest station to the site, unless staff pinned one (kept, distance refreshed)."""
+    latitude, longitude, _ = site_point(site)
+    existing = SiteStation.objects.filter(site=site).select_related("station").first()
+    if existing is not None and existing.pinned_reason:
+        existing.latitude, existing.longitude = latitude, longitude
+        existing.distance_km = geodesic_km(
+            latitude, longitude, existing.station.latitude, existing.station.longitude
+        )
+        existing.save(update_fields=["latitude", "longitude", "distance_km"])
+        return existing
+    if not Station.objects.exists():
+        stations_sync()
+    rows = list(Station.objects.all())
+    found = nearest(latitude, longitude, [_core_station(s) for s in rows])
+    if found is None:
+        raise ActionRefused("station: no rain station is known", field="station")
+    station, distance = found
+    link, _ = SiteStation.objects.update_or_create(
+        site=site,
+        defaults={
+            "station_id": station.id,
+            "distance_km": distance,
+            "latitude": latitude,
+            "longitude": longitude,
+            "pinned_reason": "",
+        },
+    )
+    return link
+
+
+def site_station_pin(*, site: Site, staff: Any, station_id: str, reason: str) -> SiteStation:
+    """Staff choose the station whose rain counts for a site, and say why."""
+    from siltfence.apps.accounts.rules import is_staff_of
+
+    if not is_staff_of(staff, site):
+        raise ActionRefused("Only the village's staff may choose a site's rain station.")
+    reason = " ".join(str(reason).split())
+    if not reason:
+        raise ActionRefused(NO_REASON, field="reason")
+    if len(reason) > 300:
+        raise ActionRefused("reason: at most 300 characters", field="reason")
+    station = Station.objects.filter(pk=station_id).first()
+    if station is None:
+        raise ActionRefused(UNKNOWN_STATION.format(station=str(station_id)[:20]), field="station")
+    latitude, longitude, _ = site_point(site)
+    distance = geodesic_km(latitude, longitude, station.latitude, station.longitude)
+    with transaction.atomic():
+        before = SiteStation.objects.filter(site=site).values("station_id", "pinned_reason").first()
+        link, _ = SiteStation.objects.update_or_create(
+            site=site,
+            defaults={
+                "station": station,
+                "distance_km": distance,
+                "latitude": latitude,
+                "longitude": longitude,
+                "pinned_reason": reason,
+            },
+        )
+        event_record(
+            actor=staff,
+            entity="site",
+            entity_id=site.pk,
+            action="rain_station_pinned",
+            village=site.village_id,
+            reason=reason,
+            before=before or {},
+            after={"station_id": station.id, "distance_km": round(distance, 1)},
+        )
+    return link
+
+
+def _core_station(row: Station) -> Any:
+    from siltfence.core.rain import Station as CoreStation
+
+    return CoreStation(
+        id=row.id,
+        latitude=row.latitude,
+        longitude=row.longitude,
+        elevation_m=None,
+        state="WI",
+        name=row.name,
+    )
+
+
+# -- rain days -------------------------------------------------------------------------
+
+
+def rain_days_record(
+    *, station_id: str, days: dict[datetime.date, int], source: str
+) -> tuple[int, int]:
+    """A station's daily amounts (tenths of mm) stored; a day already stored with the same
+    amount is left alone, a corrected amount replaces it. Returns (added, changed)."""
+    station = Station.objects.filter(pk=station_id).first()
+    if station is None:
+        raise ActionRefused(UNKNOWN_STATION.format(station=station_id[:20]), field="station")
+    added = changed = 0
+    with transaction.atomic():
+        stored = dict(
+            RainDay.objects.filter(station=station, day__in=list(days)).values_list(
+                "day", "tenths_mm"
+            )
+        )
+        new = [
+            RainDay(station=station, day=day, tenths_mm=tenths, source=source[:200])
+            for day, tenths in days.items()
+            if day not in stored
+        ]
+        RainDay.objects.bulk_create(new, batch_size=1000)
+        added = len(new)
+        for day, tenths in days.items():
+            if day in stored and stored[day] != tenths:
+                RainDay.objects.filter(station=station, day=day).update(tenths_mm=tenths)
+                changed += 1
+    return added, changed
+
+
+def rain_file_import(*, stream: Any, station_id: str | None = None) -> dict[str, Any]:
+    """A rain file in any layout the core reads, into rain days of its station."""
+    from siltfence.core.rain import open_rain
+
+    try:
+        source = open_rain(stream, zone=ZoneInfo("America/Chicago"), station=station_id)
+    except SiltfenceError as exc:
+        raise ActionRefused(str(exc), field=exc.field or "file") from None
+    ident = source.station.get("id") or station_id
+    if not ident:
+        raise ActionRefused("station: the file names no station; give one", field="station")
+    if not Station.objects.filter(pk=ident).exists():
+        stations_sync()
+    days = dict(source.record.days)
+    added, changed = rain_days_record(station_id=ident, days=days, source=source.format)
+    return {"station": ident, "days": len(days), "added": added, "changed": changed}
+
+
+# -- the sweep -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    day: datetime.date
+    rain_events: int
+    touched: list[int]  # permit ids a rain event landed on
+    queries: int = 0
+
+
+def _qualifying_days(
+    station_id: str, village_id: str, day: datetime.date, zone: datetime.tzinfo
+) -> list[RainDay]:
+    """The wet days of every storm at the station that reaches the village's rain rule and
+    has a day from ``day - LOOKBACK_DAYS`` to ``day``."""
+    start = day - datetime.timedelta(days=LOOKBACK_DAYS)
+    rows = list(
+        RainDay.objects.filter(
+            station_id=station_id,
+            day__gte=start - datetime.timedelta(days=LOOKBACK_DAYS),
+            day__lte=day,
+        )
+    )
+    by_day = {r.day: r for r in rows}
+    summaries = storm_summaries(
+        {r.day: r.tenths_mm for r in rows}, load(village_id), start, day, zone
+    )
+    wanted: list[RainDay] = []
+    for storm in summaries:
+        if storm["qualifies"]:
+            wanted.extend(by_day[datetime.date.fromisoformat(d["day"])] for d in storm["days"])
+    return wanted
+
+
+def rain_sweep(*, day: datetime.date) -> SweepResult:
+    """Write each qualifying rain up to ``day`` onto every active permit that draws its rain
+    from the station, once. Returns the permits a rain landed on (to recompute)."""
+    pairs = (
+        RainDay.objects.filter(
+            day__gte=day - datetime.timedelta(days=LOOKBACK_DAYS), day__lte=day, tenths_mm__gt=0
+        )
+        .values_list("station_id", flat=True)
+        .distinct()
+    )
+    stations = sorted(set(pairs))
+    villages = sorted(
+        set(
+            Permit.objects.filter(
+                status=PermitStatus.ACTIVE, application__site__rain__station_id__in=stations
+            ).values_list("village_id", flat=True)
+        )
+    )
+    touched: set[int] = set()
+    written = 0
+    with transaction.atomic():
+        for village_id in villages:
+            zone = ZoneInfo(load(village_id).time_zone)
+            for station_id in stations:
+                for rain_day in _qualifying_days(station_id, village_id, day, zone):
+                    count, permits = _land(rain_day, village_id, zone)
+                    written += count
+                    touched.update(permits)
+        if written:
+            event_record(
+                actor=None,
+                entity="rain_sweep",
+                entity_id=int(day.strftime("%Y%m%d")),
+                action="rain_swept",
+                reason=f"qualifying rain up to {day.isoformat()} written onto permits",
+                after={"rain_events": written, "permits": len(touched)},
+            )
+    return SweepResult(day=day, rain_events=written, touched=sorted(touched))
+
+
+def _land(rain_day: RainDay, village_id: str, zone: datetime.tzinfo) -> tuple[int, list[int]]:
+    """One wet day onto every active permit of the village at its station, set-based."""
+    at = datetime.datetime.combine(rain_day.day, datetime.time(0), tzinfo=zone)
+    inches = round(rain_day.tenths_mm / 254, 4)
+    fields = json.dumps({"inches": inches, "station": rain_day.station_id})
+    postgres = connection.vendor == "postgresql"
+    cast = "%s::jsonb" if postgres else "%s"
+    eligible = """
+        FROM permits_permit p
+        JOIN permits_application a ON a.id = p.application_id
+        JOIN duties_sitestation s ON s.site_id = a.site_id
+        WHERE p.status = %s AND p.village_id = %s AND s.station_id = %s
+          AND p.issued_on <= %s
+          AND NOT EXISTS (SELECT 1 FROM duties_rainlanding l
+                          WHERE l.application_id = p.application_id AND l.rain_day_id = %s)
+    """
+    params = [PermitStatus.ACTIVE, village_id, rain_day.station_id, rain_day.day, rain_day.pk]
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT p.id {eligible}", params)
+        permits = [row[0] for row in cursor.fetchall()]
+        if not permits:
+            return 0, []
+        now = timezone.now()
+        cursor.execute(
+            f"""INSERT INTO permits_timelineevent (application_id, type, at, fields, recorded_at)
+                SELECT p.application_id, 'rain', %s, {cast}, %s {eligible}""",
+            [at, fields, now, *params],
+        )
+        cursor.execute(
+            f"""INSERT INTO duties_rainlanding (application_id, rain_day_id)
+                SELECT p.application_id, %s {eligible}""",
+            [rain_day.pk, *params],
+        )
+    return len(permits), permits
+
+
+# -- stored duties ---------------------------------------------------------------------
+
+
+def _due_moment(due: str, zone: ZoneInfo) -> datetime.datetime:
+    """A duty's due as the moment it runs out: a date is due through the end of that day."""
+    if "T" in due:
+        return datetime.datetime.fromisoformat(due)
+    day = datetime.date.fromisoformat(due) + datetime.timedelta(days=1)
+    return datetime.datetime.combine(day, datetime.time(0), tzinfo=zone)
+
+
+def permit_duties_recompute(
+    *, permit_ids: Iterable[int], as_of: datetime.datetime | None = None
+) -> int:
+    """Recompute and store the duties of these permits only, from their events.
+
+    Reads the permits' events in chunks (a query per chunk, not per permit), runs the
+    core's engine on each permit, and writes the results back in bulk."""
+    from siltfence.apps.permits.clocks import office_closures
+    from siltfence.core.timeline import compute
+
+    ids = sorted(set(permit_ids))
+    moment = as_of or timezone.now()
+    count = 0
+    closures: dict[str, frozenset[datetime.date]] = {}
+    for start in range(0, len(ids), RECOMPUTE_CHUNK):
+        chunk = ids[start : start + RECOMPUTE_CHUNK]
+        permits = list(
+            Permit.objects.filter(pk__in=chunk).values_list("pk", "application_id", "village_id")
+        )
+        events: dict[int, list[dict[str, Any]]] = defaultdict(list)
+        zones = {v: ZoneInfo(load(v).time_zone) for _, _, v in permits}
+        village_of = {a: v for _, a, v in permits}
+        rows = (
+            TimelineEvent.objects.filter(application_id__in=[a for _, a, _ in permits])
+            .order_by("application_id", "at", "id")
+            .values_list("application_id", "type", "at", "fields")
+        )
+        for application_id, kind, at, fields in rows:
+            local = at.astimezone(zones[village_of[application_id]])
+            events[application_id].append({"type": kind, "at": local.isoformat(), **fields})
+        states = []
+        for pk, application_id, village_id in permits:
+            if village_id not in closures:
+                closures[village_id] = office_closures(village_id)
+            zone = zones[village_id]
+            timeline = compute(
+                load(village_id),
+                events[application_id],
+                as_of=moment.astimezone(zone),
+                office_closures=closures[village_id],
+            ).to_json()
+            states.append(_state(pk, village_id, timeline, zone, moment))
+        with transaction.atomic():
+            PermitDuties.objects.filter(permit_id__in=[s.permit_id for s in states]).delete()
+            PermitDuties.objects.bulk_create(states, batch_size=1000)
+        count += len(states)
+    return count
+
+
+def _state(
+    pk: int, village_id: str, timeline: dict[str, Any], zone: ZoneInfo, moment: datetime.datetime
+) -> PermitDuties:
+    duties = [d for d in timeline["duties"] if d["kind"] not in ("review_decision",)]
+    duties = [d for d in duties if d["kind"] != "re_review_decision"]
+    open_ones = [d for d in duties if d["status"] != "met"]
+    dues = [_due_moment(str(d["due"]), zone) for d in open_ones]
+    return PermitDuties(
+        permit_id=pk,
+        village_id=village_id,
+        computed_at=timezone.now(),
+        as_of=moment,
+        next_due=min(dues) if dues else None,
+        open_count=sum(1 for d in open_ones if d["status"] == "open"),
+        overdue_count=sum(1 for d in open_ones if d["status"] == "overdue"),
+        duties=duties,
+    )
+
+
+def active_permit_ids(village_ids: Sequence[str] | None = None) -> list[int]:
+    permits = Permit.objects.filter(status=PermitStatus.ACTIVE)
+    if village_ids is not None:
+        permits = permits.filter(village_id__in=village_ids)
+    return list(permits.values_list("pk", flat=True))
+
+
+def daily_sweep(*, day: datetime.date, as_of: datetime.datetime | None = None) -> SweepRun:
+    """The day's work: stations for sites that have none, the rain sweep, the duties of
+    the permits a rain landed on (and of those whose stored duties are older than a day,
+    as a clock running out changes a status without any event), then the reminders."""
+    from siltfence.apps.reminders.services import reminders_send
+
+    moment = as_of or timezone.now()
+    run = SweepRun.objects.create(day=day, started_at=timezone.now())
+    for site in Site.objects.filter(rain__isnull=True, applications__permit__status="active"):
+        site_station_assign(site=site)
+    result = rain_sweep(day=day)
+    stale = set(
+        PermitDuties.objects.filter(
+            permit__status=PermitStatus.ACTIVE,
+            as_of__lt=moment - datetime.timedelta(hours=20),
+        ).values_list("permit_id", flat=True)
+    )
+    missing = set(
+        Permit.objects.filter(status=PermitStatus.ACTIVE, duty_state__isnull=True).values_list(
+            "pk", flat=True
+        )
+    )
+    recomputed = permit_duties_recompute(
+        permit_ids=set(result.touched) | stale | missing, as_of=moment
+    )
+    sent = reminders_send(as_of=moment)
+    run.rain_events = result.rain_events
+    run.permits_recomputed = recomputed
+    run.reminders_sent = sent
+    run.finished_at = timezone.now()
+    run.save()
+    return run

@@ -1,0 +1,39 @@
+"""Background work, run by the database-backed worker (``manage.py db_worker``).
+
+The daily trigger is a timer outside the application (cron or a systemd timer) that runs
+``manage.py siltfence_sweep``, which puts ``daily_sweep_task`` on the queue; the worker
+runs it. See the README, "Running it in production".
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.tasks import task
+
+
+@task()
+def daily_sweep_task(day: str | None = None) -> dict[str, Any]:
+    """The rain sweep, the recomputed duties and the reminders, for ``day`` (YYYY-MM-DD;
+    today in the village by default)."""
+    from django.utils import timezone
+
+    from siltfence.apps.duties.services import daily_sweep
+
+    when = datetime.date.fromisoformat(day) if day else timezone.localdate()
+    run = daily_sweep(day=when)
+    return {
+        "day": run.day.isoformat(),
+        "rain_events": run.rain_events,
+        "permits_recomputed": run.permits_recomputed,
+        "reminders_sent": run.reminders_sent,
+    }
+
+
+@task()
+def permit_duties_task(permit_ids: list[int]) -> int:
+    """Recompute the stored duties of these permits (after events landed on them)."""
+    from siltfence.apps.duties.services import permit_duties_recompute
+
+    return permit_duties_recompute(permit_ids=permit_ids)

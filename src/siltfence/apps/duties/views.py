@@ -1,0 +1,203 @@
+"""The staff dashboard (duties overdue and due this week, rain per station, compliance over
+time) and the page where staff see or choose a site's rain station."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from siltfence.apps.accounts.models import Role
+from siltfence.apps.accounts.rules import is_staff_of, village_ids
+from siltfence.apps.duties import charts
+from siltfence.apps.duties.models import PermitDuties, RainDay, SiteStation, Station
+from siltfence.apps.duties.services import _due_moment, site_station_assign, site_station_pin
+from siltfence.apps.permits.errors import ActionRefused
+from siltfence.apps.permits.models import Site
+from siltfence.apps.web.wording import when
+from siltfence.core.ordinance.loader import load
+from siltfence.core.rain import threshold_on
+
+NAMES = {
+    "start_notice": "Notice of the start of work",
+    "measure_completion_notice": "Notice that a control measure is in place",
+    "rain_inspection": "Inspection after rain",
+    "weekly_inspection": "Weekly inspection",
+    "municipal_inspection": "The village's inspection",
+    "stabilization": "Stabilizing inactive ground",
+}
+
+
+def _staff_villages(request: HttpRequest) -> set[str]:
+    villages = village_ids(request.user, Role.STAFF)
+    if not villages:
+        raise PermissionDenied("The dashboard is for the village's staff.")
+    return villages
+
+
+@login_required
+def dashboard(request: HttpRequest) -> HttpResponse:
+    villages = _staff_villages(request)
+    now = timezone.now()
+    week = now + datetime.timedelta(days=7)
+    states = list(
+        PermitDuties.objects.filter(village_id__in=villages, permit__status="active")
+        .filter(next_due__lte=week)
+        .select_related("permit__application__site")
+        .order_by("next_due")[:500]
+    )
+    overdue, soon = [], []
+    for state in states:
+        zone = ZoneInfo(load(state.village_id).time_zone)
+        for duty in state.duties:
+            if duty["status"] == "met":
+                continue
+            due = _due_moment(str(duty["due"]), zone)
+            row = {
+                "permit": state.permit,
+                "name": NAMES.get(duty["kind"], duty["kind"]),
+                "who": "the permittee" if duty["party"] == "permittee" else "the village",
+                "due": when(str(duty["due"]), str(zone)),
+                "because": duty["because"],
+                "citation": duty["citation"],
+            }
+            if duty["status"] == "overdue" or due <= now:
+                overdue.append(row)
+            elif due <= week:
+                soon.append(row)
+    return render(
+        request,
+        "duties/dashboard.html",
+        {
+            "overdue": overdue,
+            "soon": soon,
+            "rain": _rain_charts(villages, timezone.localdate()),
+            "compliance": _compliance_chart(villages, now),
+            "villages": sorted(load(v).name for v in villages),
+        },
+    )
+
+
+def _rain_charts(villages: set[str], today: datetime.date) -> list[dict[str, Any]]:
+    start = today - datetime.timedelta(days=29)
+    days = [start + datetime.timedelta(days=i) for i in range(30)]
+    links = SiteStation.objects.filter(site__village_id__in=villages).values_list(
+        "station_id", "site__village_id"
+    )
+    served: dict[str, set[str]] = {}
+    for station_id, village_id in links:
+        served.setdefault(station_id, set()).add(village_id)
+    readings: dict[str, dict[datetime.date, int]] = {}
+    for station_id, day, tenths in RainDay.objects.filter(
+        station_id__in=list(served), day__gte=start, day__lte=today
+    ).values_list("station_id", "day", "tenths_mm"):
+        readings.setdefault(station_id, {})[day] = tenths
+    stations = {s.id: s for s in Station.objects.filter(pk__in=list(served))}
+    result = []
+    for station_id in sorted(served):
+        station = stations[station_id]
+        lines = []
+        for village_id in sorted(served[station_id]):
+            ordinance = load(village_id)
+            threshold = threshold_on(ordinance, today)
+            lines.append(
+                (
+                    float(threshold.value),  # type: ignore[arg-type]
+                    f"{float(threshold.value):g} in: {ordinance.name} {threshold.citation}",  # type: ignore[arg-type]
+                )
+            )
+        amounts = [readings.get(station_id, {}).get(d, 0) / 254 for d in days]
+        result.append(
+            {
+                "station": station,
+                "sites": SiteStation.objects.filter(station_id=station_id).count(),
+                "total": round(sum(amounts), 2),
+                "svg": charts.rain_chart(
+                    title=f"Daily rain at {station.name}, last 30 days",
+                    days=days,
+                    inches=amounts,
+                    lines=lines,
+                ),
+            }
+        )
+    return result
+
+
+def _compliance_chart(villages: set[str], now: datetime.datetime) -> Any:
+    """Share of the permittees' duties that fell due in each of the last six months and
+    were met on time."""
+    months = []
+    first = now.date().replace(day=1)
+    for back in range(5, -1, -1):
+        year, month = first.year, first.month - back
+        while month <= 0:
+            year, month = year - 1, month + 12
+        months.append(datetime.date(year, month, 1))
+    tally = {m: [0, 0] for m in months}
+    for duties in PermitDuties.objects.filter(village_id__in=villages).values_list(
+        "duties", flat=True
+    ):
+        for duty in duties:
+            if duty["party"] != "permittee":
+                continue
+            due = datetime.date.fromisoformat(str(duty["due"])[:10])
+            key = due.replace(day=1)
+            if key not in tally or due > now.date():
+                continue
+            tally[key][1] += 1
+            if duty["status"] == "met" and not duty.get("late"):
+                tally[key][0] += 1
+    bars = [(m.strftime("%b %Y"), tally[m][0], tally[m][1]) for m in months]
+    return {
+        "svg": charts.share_chart(title="Share of duties met on time, by month due", bars=bars),
+        "bars": bars,
+    }
+
+
+@login_required
+def site_station(request: HttpRequest, pk: int) -> HttpResponse:
+    site = get_object_or_404(Site.objects.filter(village_id__in=_staff_villages(request)), pk=pk)
+    error = None
+    if request.method == "POST":
+        try:
+            site_station_pin(
+                site=site,
+                staff=request.user,
+                station_id=request.POST.get("station", ""),
+                reason=request.POST.get("reason", ""),
+            )
+        except ActionRefused as exc:
+            error = exc
+        else:
+            return redirect("duties:site-station", pk=site.pk)
+    link = SiteStation.objects.filter(site=site).select_related("station").first()
+    if link is None:
+        link = site_station_assign(site=site)
+    return render(
+        request,
+        "duties/site_station.html",
+        {
+            "site": site,
+            "link": link,
+            "stations": Station.objects.all(),
+            "error": error,
+            "can_pin": is_staff_of(request.user, site),
+        },
+        status=400 if error else 200,
+    )
+
+
+@login_required
+@require_POST
+def unpin(request: HttpRequest, pk: int) -> HttpResponse:
+    site = get_object_or_404(Site.objects.filter(village_id__in=_staff_villages(request)), pk=pk)
+    SiteStation.objects.filter(site=site).update(pinned_reason="")
+    site_station_assign(site=site)
+    return redirect("duties:site-station", pk=site.pk)

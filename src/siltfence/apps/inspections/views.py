@@ -1,0 +1,119 @@
+"""The inspector's pages: the round for this period, and the inspection form (on a phone
+at the site; it works without JavaScript)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import FileResponse, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+
+from siltfence.apps.accounts.models import Role
+from siltfence.apps.accounts.rules import is_inspector_of, is_staff_of, village_ids
+from siltfence.apps.inspections.models import InspectionPhoto, Result
+from siltfence.apps.inspections.services import (
+    MAX_PHOTOS,
+    Photo,
+    checklist_for,
+    inspection_record,
+    round_plan,
+)
+from siltfence.apps.permits.errors import ActionRefused
+from siltfence.apps.permits.selectors import permits_visible_to
+from siltfence.apps.permits.uploads import download_name
+from siltfence.core.ordinance.loader import load
+
+NOT_FOR_YOU = "Inspections are recorded by the village's staff and inspectors."
+
+
+@login_required
+def round_view(request: HttpRequest) -> HttpResponse:
+    villages = village_ids(request.user, Role.STAFF, Role.INSPECTOR)
+    if not villages:
+        raise PermissionDenied(NOT_FOR_YOU)
+    plan = round_plan(user=request.user, villages=villages, as_of=timezone.now())
+    names = sorted(load(v).name for v in villages)
+    return render(
+        request,
+        "inspections/round.html",
+        {"plan": plan, "villages": names, "today": timezone.localdate()},
+    )
+
+
+@login_required
+def inspect(request: HttpRequest, pk: int) -> HttpResponse:
+    permit = get_object_or_404(permits_visible_to(request.user), pk=pk)
+    if not (is_inspector_of(request.user, permit) or is_staff_of(request.user, permit)):
+        raise PermissionDenied(NOT_FOR_YOU)
+    ordinance = load(permit.village_id)
+    zone = ZoneInfo(ordinance.time_zone)
+    items = checklist_for(permit)
+    error: ActionRefused | None = None
+    values: dict[str, Any] = {}
+    if request.method == "POST":
+        values = {k: request.POST.get(k, "") for k in ("at", "result", "findings", "client_token")}
+        answers = {
+            i["key"]: request.POST.get(f"item-{n}", "not_checked") for n, i in enumerate(items)
+        }
+        photos = [
+            Photo(f.name or "photo", f.read(), f.content_type or "")
+            for f in request.FILES.getlist("photos")[: MAX_PHOTOS + 1]
+        ]
+        try:
+            inspection = inspection_record(
+                permit=permit,
+                user=request.user,
+                at=values["at"],
+                result=values["result"],
+                answers=answers,
+                findings=values["findings"],
+                photos=photos,
+                client_token=values["client_token"],
+            )
+        except ActionRefused as exc:
+            error = exc
+        else:
+            return redirect(f"/permits/{permit.pk}/inspect/?saved={inspection.pk}")
+    now = timezone.now().astimezone(zone)
+    return render(
+        request,
+        "inspections/inspect.html",
+        {
+            "permit": permit,
+            "ordinance": ordinance,
+            "items": items,
+            "results": Result.choices,
+            "error": error,
+            "values": values,
+            "now": values.get("at") or now.strftime("%Y-%m-%dT%H:%M"),
+            "token": uuid.uuid4().hex,
+            "saved": request.GET.get("saved", ""),
+            "inspections": permit.inspections.select_related("inspector").prefetch_related(
+                "photos"
+            )[:20],
+            "max_photos": MAX_PHOTOS,
+        },
+        status=400 if error else 200,
+    )
+
+
+@login_required
+def photo(request: HttpRequest, pk: int) -> HttpResponse:
+    found = get_object_or_404(
+        InspectionPhoto.objects.filter(inspection__permit__in=permits_visible_to(request.user)),
+        pk=pk,
+    )
+    response = FileResponse(
+        found.file.open("rb"),
+        as_attachment=True,
+        filename=download_name(found.original_name, found.content_type),
+        content_type=found.content_type,
+    )
+    response["X-Content-Type-Options"] = "nosniff"
+    response["Content-Security-Policy"] = "default-src 'none'; sandbox"
+    return response

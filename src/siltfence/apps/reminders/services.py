@@ -1,0 +1,261 @@
+"""Reminders by email before a duty falls due and when it is overdue, and calendar feeds.
+
+The duties come from each permit's stored duties (``apps.duties``), which the core
+computed. A reminder is recorded before it is sent, under a unique constraint on (permit,
+person, duty, kind), so running the reminders twice sends nothing the second time.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import secrets
+from collections import defaultdict
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.mail import send_mail
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from siltfence.apps.accounts.models import Membership, Role
+from siltfence.apps.duties.models import PermitDuties
+from siltfence.apps.duties.services import _due_moment
+from siltfence.apps.permits.errors import ActionRefused
+from siltfence.apps.permits.models import Permit
+from siltfence.apps.reminders.models import (
+    CalendarFeed,
+    ReminderKind,
+    ReminderPreference,
+    ReminderSent,
+)
+from siltfence.core.ordinance.loader import load
+
+MAX_DAYS_AHEAD = 14
+DAYS_AHEAD_RANGE = "days_ahead: a whole number of days from 1 to 14"
+
+DUTY_NAMES = {
+    "start_notice": "notice of the start of work",
+    "measure_completion_notice": "notice that a control measure is in place",
+    "rain_inspection": "inspection after rain",
+    "weekly_inspection": "weekly inspection",
+    "municipal_inspection": "the village's inspection",
+    "stabilization": "stabilizing ground left inactive",
+}
+
+
+def duty_key(duty: dict[str, Any]) -> str:
+    """The identity of a duty across recomputations: what it is, why, and when it is due."""
+    text = "|".join(str(duty.get(k, "")) for k in ("kind", "citation", "because", "due"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def preference_of(user: Any) -> ReminderPreference:
+    found = ReminderPreference.objects.filter(user=user).first()
+    return found or ReminderPreference(user=user)
+
+
+def preference_set(*, user: Any, due_soon: bool, overdue: bool, days_ahead: Any) -> None:
+    try:
+        days = int(str(days_ahead).strip())
+    except ValueError:
+        raise ActionRefused(DAYS_AHEAD_RANGE, field="days_ahead") from None
+    if not 1 <= days <= MAX_DAYS_AHEAD:
+        raise ActionRefused(DAYS_AHEAD_RANGE, field="days_ahead")
+    ReminderPreference.objects.update_or_create(
+        user=user,
+        defaults={"due_soon": bool(due_soon), "overdue": bool(overdue), "days_ahead": days},
+    )
+
+
+def _recipients(permits: dict[int, Permit]) -> dict[int, list[tuple[Any, bool]]]:
+    """For each permit, (person, is_permittee): the applicant, and the village's staff."""
+    staff: dict[str, list[Any]] = defaultdict(list)
+    villages = {p.village_id for p in permits.values()}
+    for membership in Membership.objects.filter(
+        village_id__in=villages, role=Role.STAFF
+    ).select_related("user"):
+        staff[membership.village_id].append(membership.user)
+    return {
+        pk: [(permit.application.applicant, True)]
+        + [(u, False) for u in staff[permit.village_id] if u.pk != permit.application.applicant_id]
+        for pk, permit in permits.items()
+    }
+
+
+def reminders_send(*, as_of: datetime.datetime) -> int:
+    """Send the reminders due at ``as_of``; returns how many were sent."""
+    horizon = as_of + datetime.timedelta(days=MAX_DAYS_AHEAD)
+    states = list(
+        PermitDuties.objects.filter(
+            permit__status="active", next_due__isnull=False, next_due__lte=horizon
+        )
+    )
+    if not states:
+        return 0
+    permits = {
+        p.pk: p
+        for p in Permit.objects.filter(pk__in=[s.permit_id for s in states]).select_related(
+            "application__applicant", "application__site"
+        )
+    }
+    recipients = _recipients(permits)
+    users = {u.pk for people in recipients.values() for u, _ in people}
+    prefs = {p.user_id: p for p in ReminderPreference.objects.filter(user_id__in=users)}
+    outbox: dict[int, list[str]] = defaultdict(list)
+    people: dict[int, Any] = {}
+    for state in states:
+        permit = permits[state.permit_id]
+        zone = ZoneInfo(load(permit.village_id).time_zone)
+        for duty in state.duties:
+            if duty["status"] == "met":
+                continue
+            due = _due_moment(str(duty["due"]), zone)
+            for user, is_permittee in recipients[permit.pk]:
+                if is_permittee and duty["party"] != "permittee":
+                    continue
+                pref = prefs.get(user.pk) or ReminderPreference(user=user)
+                kind = _kind(duty, due, as_of, pref)
+                if kind is None or not user.email:
+                    continue
+                if _record(permit, user, duty, kind):
+                    people[user.pk] = user
+                    outbox[user.pk].append(_line(permit, duty, kind, zone))
+    for pk, lines in outbox.items():
+        _send(people[pk], lines)
+    return sum(len(lines) for lines in outbox.values())
+
+
+def _kind(
+    duty: dict[str, Any],
+    due: datetime.datetime,
+    as_of: datetime.datetime,
+    pref: ReminderPreference,
+) -> str | None:
+    if duty["status"] == "overdue" or due <= as_of:
+        return ReminderKind.OVERDUE if pref.overdue else None
+    if pref.due_soon and due - as_of <= datetime.timedelta(days=pref.days_ahead):
+        return ReminderKind.DUE_SOON
+    return None
+
+
+def _record(permit: Permit, user: Any, duty: dict[str, Any], kind: str) -> bool:
+    """Record the reminder; False if it was already sent (so it is not sent again)."""
+    try:
+        with transaction.atomic():
+            ReminderSent.objects.create(
+                permit=permit,
+                user=user,
+                duty_key=duty_key(duty),
+                kind=kind,
+                duty_kind=duty["kind"],
+                due=str(duty["due"]),
+            )
+    except IntegrityError:
+        return False
+    return True
+
+
+def _when(due: str, zone: ZoneInfo) -> str:
+    if "T" not in due:
+        return datetime.date.fromisoformat(due).strftime("%A %B %-d, %Y")
+    moment = datetime.datetime.fromisoformat(due).astimezone(zone)
+    return moment.strftime("%A %B %-d, %Y at %-I:%M %p")
+
+
+def _line(permit: Permit, duty: dict[str, Any], kind: str, zone: ZoneInfo) -> str:
+    name = DUTY_NAMES.get(duty["kind"], duty["kind"].replace("_", " "))
+    when = _when(str(duty["due"]), zone)
+    state = "is overdue (it was due" if kind == ReminderKind.OVERDUE else "is due by"
+    close = ")" if kind == ReminderKind.OVERDUE else ""
+    return (
+        f"Permit {permit.number}, {permit.application.site.address}: {name} {state} {when}"
+        f"{close}. Why: {duty['because']} ({duty['citation']})."
+    )
+
+
+def _send(user: Any, lines: list[str]) -> None:
+    base = getattr(settings, "SILTFENCE_URL", "").rstrip("/")
+    body = "\n\n".join(lines)
+    if base:
+        body += (
+            f"\n\nSee your permits: {base}/home/\nChange which reminders you get: {base}/reminders/"
+        )
+    send_mail(
+        subject=f"Erosion control: {len(lines)} duty reminder{'s' if len(lines) != 1 else ''}",
+        message=body,
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        recipient_list=[user.email],
+    )
+
+
+# -- calendar feeds --------------------------------------------------------------------
+
+
+def calendar_feed_create(*, user: Any, permit: Permit | None = None) -> CalendarFeed:
+    return CalendarFeed.objects.create(user=user, permit=permit, token=secrets.token_urlsafe(32))
+
+
+def calendar_feed_revoke(*, user: Any, feed_id: int) -> None:
+    updated = CalendarFeed.objects.filter(pk=feed_id, user=user, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+    if not updated:
+        raise ActionRefused("feed: no such calendar address of yours is in use", field="feed")
+
+
+def calendar_ics(feed: CalendarFeed) -> bytes:
+    """The feed as iCalendar: one all-day or timed event per open duty, with its reason."""
+    import icalendar
+
+    from siltfence.apps.permits.selectors import permits_visible_to
+
+    permits = permits_visible_to(feed.user).filter(status="active")
+    if feed.permit_id is not None:
+        permits = permits.filter(pk=feed.permit_id)
+    states = {
+        s.permit_id: s
+        for s in PermitDuties.objects.filter(permit_id__in=permits.values_list("pk", flat=True))
+    }
+    calendar = icalendar.Calendar()
+    calendar.add("prodid", "-//siltfence//erosion control duties//EN")
+    calendar.add("version", "2.0")
+    calendar.add("x-wr-calname", "Erosion control duties")
+    stamp = timezone.now()
+    for permit in permits:
+        state = states.get(permit.pk)
+        if state is None:
+            continue
+        zone = ZoneInfo(load(permit.village_id).time_zone)
+        for duty in state.duties:
+            if duty["status"] == "met":
+                continue
+            event = icalendar.Event()
+            event.add("uid", f"{duty_key(duty)}-{permit.pk}@siltfence")
+            event.add("dtstamp", stamp)
+            name = DUTY_NAMES.get(duty["kind"], duty["kind"].replace("_", " "))
+            overdue = " (overdue)" if duty["status"] == "overdue" else ""
+            event.add("summary", f"{name.capitalize()}{overdue}: permit {permit.number}")
+            due = str(duty["due"])
+            if "T" in due:
+                moment = datetime.datetime.fromisoformat(due).astimezone(zone)
+                event.add("dtstart", moment)
+                event.add("dtend", moment)
+            else:
+                day = datetime.date.fromisoformat(due)
+                event.add("dtstart", day)
+                event.add("dtend", day + datetime.timedelta(days=1))
+            event.add("location", permit.application.site.address)
+            event.add("description", f"{duty['because']} ({duty['citation']})")
+            calendar.add_component(event)
+    return bytes(calendar.to_ical())
+
+
+def staff_users_of(village_id: str) -> list[Any]:
+    return list(
+        get_user_model().objects.filter(
+            memberships__village_id=village_id, memberships__role=Role.STAFF
+        )
+    )

@@ -1,0 +1,92 @@
+"""The site log on a phone: the form (works without JavaScript; a small script keeps a
+draft through a lost connection), the entries, and their photos."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.contrib.auth.decorators import login_required
+from django.http import FileResponse, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+
+from siltfence.apps.accounts.rules import is_applicant_of
+from siltfence.apps.permits.errors import ActionRefused
+from siltfence.apps.permits.selectors import permits_visible_to
+from siltfence.apps.permits.uploads import download_name
+from siltfence.apps.sitelog.models import EntryKind, SiteLogPhoto
+from siltfence.apps.sitelog.services import MAX_PHOTOS, Photo, site_log_record
+from siltfence.core.ordinance.loader import load
+
+FIELDS = ("inspector", "phase", "findings", "repairs", "measure", "area", "evidence")
+
+
+@login_required
+def site_log(request: HttpRequest, pk: int) -> HttpResponse:
+    permit = get_object_or_404(permits_visible_to(request.user), pk=pk)
+    ordinance = load(permit.village_id)
+    zone = ZoneInfo(ordinance.time_zone)
+    can_write = is_applicant_of(request.user, permit) and permit.status == "active"
+    error: ActionRefused | None = None
+    values: dict[str, Any] = {}
+    if request.method == "POST":
+        if not can_write:
+            return render(request, "sitelog/refused.html", {"permit": permit}, status=403)
+        values = {k: request.POST.get(k, "") for k in (*FIELDS, "kind", "at", "client_token")}
+        photos = [
+            Photo(f.name or "photo", f.read(), f.content_type or "")
+            for f in request.FILES.getlist("photos")[: MAX_PHOTOS + 1]
+        ]
+        try:
+            entry = site_log_record(
+                permit=permit,
+                user=request.user,
+                kind=values["kind"],
+                at=values["at"],
+                data=values,
+                photos=photos,
+                client_token=values["client_token"],
+            )
+        except ActionRefused as exc:
+            error = exc
+        else:
+            return redirect(f"/permits/{permit.pk}/log/?saved={entry.pk}#entry-{entry.pk}")
+    entries = permit.log.select_related("timeline_event").prefetch_related("photos")
+    now = timezone.now().astimezone(zone)
+    return render(
+        request,
+        "sitelog/log.html",
+        {
+            "permit": permit,
+            "ordinance": ordinance,
+            "entries": entries,
+            "kinds": EntryKind.choices,
+            "can_write": can_write,
+            "error": error,
+            "values": values,
+            "chosen": values.get("kind") or request.GET.get("kind") or "self_inspection",
+            "now": values.get("at") or now.strftime("%Y-%m-%dT%H:%M"),
+            "token": uuid.uuid4().hex,
+            "saved": request.GET.get("saved", ""),
+            "max_photos": MAX_PHOTOS,
+        },
+        status=400 if error else 200,
+    )
+
+
+@login_required
+def photo(request: HttpRequest, pk: int) -> HttpResponse:
+    found = get_object_or_404(
+        SiteLogPhoto.objects.filter(entry__permit__in=permits_visible_to(request.user)), pk=pk
+    )
+    response = FileResponse(
+        found.file.open("rb"),
+        as_attachment=True,
+        filename=download_name(found.original_name, found.content_type),
+        content_type=found.content_type,
+    )
+    response["X-Content-Type-Options"] = "nosniff"
+    response["Content-Security-Policy"] = "default-src 'none'; sandbox"
+    return response
