@@ -11,5 +11,8 @@ urlpatterns = [
     path("", include("siltfence.apps.reminders.urls")),
     path("", include("siltfence.apps.sitelog.urls")),
     path("", include("siltfence.apps.inspections.urls")),
+    path("", include("siltfence.apps.enforcement.urls")),
+    path("", include("siltfence.apps.enforcement.register_urls")),
+    path("", include("siltfence.apps.appeals.urls")),
     path("", include("siltfence.apps.web.urls")),
 ]

@@ -1,0 +1,201 @@
+"""Forms list their fields explicitly (no mass assignment); the services check the rest."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django import forms
+
+from siltfence.apps.enforcement.models import CostCategory, PartyRole
+from siltfence.core.dates import DateRefused, read_date, read_date_or_datetime
+
+DATE = forms.DateInput(attrs={"type": "date"})
+DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"})
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class StrictDateField(forms.CharField):
+    """A date typed as YYYY-MM-DD exactly (the core's strict reader)."""
+
+    widget = DATE
+
+    def to_python(self, value: Any) -> datetime.date | None:  # type: ignore[override]
+        text = super().to_python(value)
+        if not text:
+            return None
+        try:
+            return read_date(text)
+        except DateRefused as exc:
+            raise forms.ValidationError(str(exc)) from None
+
+
+class StrictDateTimeField(forms.CharField):
+    """A date and time typed as YYYY-MM-DDTHH:MM (local to the village)."""
+
+    widget = DATETIME
+
+    def to_python(self, value: Any) -> datetime.datetime | None:  # type: ignore[override]
+        text = super().to_python(value)
+        if not text:
+            return None
+        try:
+            read, has_time = read_date_or_datetime(text)
+        except DateRefused as exc:
+            raise forms.ValidationError(str(exc)) from None
+        if not has_time or not isinstance(read, datetime.datetime):
+            raise forms.ValidationError("give a date and a time, e.g. 2026-07-01T10:30")
+        return read
+
+
+class LocationMixin(forms.Form):
+    latitude = forms.FloatField(
+        required=False, min_value=-90, max_value=90, label="Latitude (decimal degrees)"
+    )
+    longitude = forms.FloatField(
+        required=False, min_value=-180, max_value=180, label="Longitude (decimal degrees)"
+    )
+
+
+class ComplaintForm(LocationMixin):
+    address = forms.CharField(
+        max_length=300,
+        required=False,
+        label="Where is the site?",
+        help_text="A street address, or pick the place on the map (or type its latitude and "
+        "longitude below).",
+    )
+    description = forms.CharField(
+        max_length=5000,
+        widget=forms.Textarea(attrs={"rows": 5}),
+        label="What did you see?",
+        help_text="For example: mud carried onto the street, silt fence down, a pile of soil "
+        "by a storm drain.",
+    )
+    seen_on = StrictDateField(required=False, label="When did you see it? (YYYY-MM-DD)")
+    photos = forms.FileField(
+        required=False,
+        label="Photos (JPEG or PNG, up to 6)",
+        widget=MultipleFileInput(attrs={"accept": "image/jpeg,image/png"}),
+    )
+    name = forms.CharField(max_length=200, required=False, label="Your name (kept private)")
+    email = forms.CharField(max_length=200, required=False, label="Your email (kept private)")
+    phone = forms.CharField(max_length=40, required=False, label="Your phone (kept private)")
+    # A field people do not see; a form that fills it is a robot's.
+    website = forms.CharField(required=False, label="Leave this empty")
+
+
+class ViolationForm(LocationMixin):
+    permit = forms.CharField(
+        max_length=30,
+        required=False,
+        label="Permit number (leave empty for a site with no permit)",
+    )
+    address = forms.CharField(max_length=300, required=False, label="Site address (no permit)")
+    source = forms.ChoiceField(
+        choices=[("inspection", "Municipal inspection"), ("observation", "Staff observation")],
+        label="How it was found",
+    )
+    provision = forms.CharField(max_length=60, label="Section broken (e.g. § 413-7B(4))")
+    description = forms.CharField(
+        max_length=5000, widget=forms.Textarea(attrs={"rows": 4}), label="What was found"
+    )
+    days_from = StrictDateField(label="Violation from (YYYY-MM-DD)")
+    days_to = StrictDateField(required=False, label="Violation to (empty while it continues)")
+    party_name = forms.CharField(max_length=200, required=False, label="Party responsible")
+    party_role = forms.ChoiceField(choices=PartyRole.choices, label="The party is the")
+    photos = forms.FileField(
+        required=False,
+        label="Photos (JPEG or PNG)",
+        widget=MultipleFileInput(attrs={"accept": "image/jpeg,image/png"}),
+    )
+
+
+class ReviewForm(forms.Form):
+    finding = forms.ChoiceField(
+        choices=[("found", "A violation is found"), ("dismissed", "Dismiss the report")],
+        label="Review",
+    )
+    provision = forms.CharField(max_length=60, required=False, label="Section broken")
+    permit = forms.CharField(max_length=30, required=False, label="Permit number (if any)")
+    party_name = forms.CharField(max_length=200, required=False, label="Party responsible")
+    party_role = forms.ChoiceField(choices=PartyRole.choices, label="The party is the")
+    note = forms.CharField(
+        max_length=5000, required=False, widget=forms.Textarea(attrs={"rows": 2}), label="Note"
+    )
+
+
+class StopWorkForm(forms.Form):
+    grounds = forms.MultipleChoiceField(
+        choices=(), widget=forms.CheckboxSelectMultiple, label="Grounds"
+    )
+    posted_at = StrictDateTimeField(label="Posted on the site (date and time)")
+    note = forms.CharField(
+        max_length=5000,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        label="Internal note (not shown publicly)",
+    )
+
+    def __init__(self, *args: Any, grounds: list[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["grounds"].choices = grounds
+
+
+class StepForm(forms.Form):
+    """The date and time of a step, and its words (reasons, work, note)."""
+
+    at = StrictDateTimeField(label="Date and time")
+    text = forms.CharField(
+        max_length=5000, required=False, widget=forms.Textarea(attrs={"rows": 2}), label="Words"
+    )
+    order = forms.ChoiceField(
+        required=False,
+        choices=[("stop_work_order", "Stop-work order"), ("revocation", "Revocation")],
+        label="Order",
+    )
+
+
+class CostForm(forms.Form):
+    category = forms.ChoiceField(choices=CostCategory.choices, label="Kind of cost")
+    description = forms.CharField(max_length=300, label="What it was for")
+    amount = forms.CharField(max_length=20, label="Amount in dollars")
+    incurred_on = StrictDateField(label="Date (YYYY-MM-DD)")
+
+
+class InvoiceForm(forms.Form):
+    issued_on = StrictDateField(label="Invoice date (YYYY-MM-DD)")
+    due_in_days = forms.IntegerField(min_value=1, max_value=365, label="Due in (days)")
+
+
+class PaymentForm(forms.Form):
+    amount = forms.CharField(max_length=20, label="Amount paid in dollars")
+    paid_on = StrictDateField(label="Paid on (YYYY-MM-DD)")
+
+
+class ParcelForm(forms.Form):
+    parcel_number = forms.CharField(max_length=60, label="Parcel number")
+
+
+class InterestRateForm(forms.Form):
+    effective_from = StrictDateField(label="In force from (YYYY-MM-DD)")
+    annual_percent = forms.CharField(max_length=12, label="Interest rate (% a year)")
+    authority = forms.CharField(max_length=200, label="Set by (order or resolution)")
+
+
+class ForfeitureForm(forms.Form):
+    effective_from = StrictDateField(label="In force from (YYYY-MM-DD)")
+    per_day_min = forms.CharField(max_length=20, label="Smallest forfeiture a day ($)")
+    per_day_max = forms.CharField(max_length=20, label="Largest forfeiture a day ($)")
+    authority = forms.CharField(max_length=200, label="Set by (code section or resolution)")
+
+
+def first_error(form: forms.Form) -> str:
+    """The first error of a form as "Label: message"."""
+    for name, errors in form.errors.items():
+        label = form.fields[name].label if name in form.fields else "Form"
+        return f"{label}: {errors[0]}"
+    return "The form has an error"

@@ -1,0 +1,502 @@
+"""The public register: permits and the orders posted on sites, searchable, on a map, as
+CSV, GeoJSON and an Atom feed, and the village board's reports as SVG charts.
+
+Public means public: no login, and nothing private ever leaves here. Only these fields
+are read for the public: permit number, site address, village, issue and expiry dates,
+status; an order's kind, date, section and grounds. Never a person's name or contact,
+a complainant, a violation's description or an internal note.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.syndication.views import Feed
+from django.core.paginator import Paginator
+from django.db.models import Prefetch, Q, QuerySet
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.feedgenerator import Atom1Feed
+from django.utils.html import escape
+from django.views.decorators.http import require_GET
+
+from siltfence.apps.enforcement.models import EnforcementAction, EnforcementCase, Invoice
+from siltfence.apps.permits.models import Permit, PermitStatus, Village
+
+PUBLIC_KINDS = ("stop_work_order", "revocation", "retraction", "compliance")
+PAGE_SIZE = 25
+MAX_QUERY = 100
+STATUSES = {s.value: s.label for s in PermitStatus}
+
+
+def _public_actions() -> QuerySet[EnforcementAction]:
+    return EnforcementAction.objects.filter(public=True, kind__in=PUBLIC_KINDS).order_by("at", "id")
+
+
+def _permits(params: Any) -> tuple[QuerySet[Permit], dict[str, str]]:
+    query = {
+        "q": str(params.get("q", "")).strip()[:MAX_QUERY],
+        "status": str(params.get("status", "")),
+        "village": str(params.get("village", "")),
+    }
+    permits = (
+        Permit.objects.select_related("application__site", "village")
+        .prefetch_related(
+            Prefetch(
+                "application__enforcement_cases__actions",
+                queryset=_public_actions(),
+                to_attr="public_actions",
+            )
+        )
+        .order_by("-issued_on", "-id")
+    )
+    if query["q"]:
+        permits = permits.filter(
+            Q(number__icontains=query["q"]) | Q(application__site__address__icontains=query["q"])
+        )
+    if query["status"] in STATUSES:
+        permits = permits.filter(status=query["status"])
+    else:
+        query["status"] = ""
+    if query["village"]:
+        permits = permits.filter(village_id=query["village"])
+    return permits, query
+
+
+def _sites_without_permit(query: dict[str, str]) -> QuerySet[EnforcementCase]:
+    cases = (
+        EnforcementCase.objects.filter(
+            application__isnull=True, actions__public=True, actions__kind__in=PUBLIC_KINDS
+        )
+        .distinct()
+        .select_related("village")
+        .prefetch_related(Prefetch("actions", queryset=_public_actions(), to_attr="public_actions"))
+        .order_by("-opened_at", "-id")
+    )
+    if query["q"]:
+        cases = cases.filter(address__icontains=query["q"])
+    if query["village"]:
+        cases = cases.filter(village_id=query["village"])
+    return cases
+
+
+def _orders(actions: Iterable[EnforcementAction]) -> list[dict[str, Any]]:
+    """The orders of a site as the public sees them, and whether a stop-work order is in
+    force now (posted and neither complied with nor retracted)."""
+    shown = []
+    for action in actions:
+        shown.append(
+            {
+                "kind": action.get_kind_display(),
+                "code": action.kind,
+                "at": timezone.localtime(action.at),
+                "citation": action.citation,
+                "grounds": [f"{g['says']} ({g['citation']})" for g in action.grounds],
+                "order": action.details.get("order", ""),
+            }
+        )
+    return shown
+
+
+def _in_force(orders: list[dict[str, Any]]) -> bool:
+    open_ = False
+    for order in orders:
+        if order["code"] == "stop_work_order":
+            open_ = True
+        elif order["code"] == "compliance" or order["order"] == "stop_work_order":
+            open_ = False
+    return open_
+
+
+def _permit_actions(permit: Permit) -> list[EnforcementAction]:
+    found: list[EnforcementAction] = []
+    for case in permit.application.enforcement_cases.all():
+        found += getattr(case, "public_actions", [])
+    return found
+
+
+def _point(geometry: Any) -> tuple[float, float] | None:
+    """A point for the map: the average of a GeoJSON geometry's positions (lon, lat)."""
+    xs: list[float] = []
+    ys: list[float] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            for key in ("coordinates", "geometry", "features", "geometries"):
+                if key in value:
+                    walk(value[key])
+        elif isinstance(value, list):
+            if len(value) >= 2 and all(isinstance(v, int | float) for v in value[:2]):
+                xs.append(float(value[0]))
+                ys.append(float(value[1]))
+            else:
+                for item in value[:5000]:
+                    walk(item)
+
+    walk(geometry)
+    if not xs:
+        return None
+    lon, lat = sum(xs) / len(xs), sum(ys) / len(ys)
+    if not (-180 <= lon <= 180 and -90 <= lat <= 90):
+        return None
+    return lon, lat
+
+
+def _rows(permits: Iterable[Permit], cases: Iterable[EnforcementCase]) -> Iterator[dict[str, Any]]:
+    for permit in permits:
+        orders = _orders(_permit_actions(permit))
+        yield {
+            "permit": permit.number,
+            "village": permit.village.name,
+            "address": permit.application.site.address,
+            "issued_on": permit.issued_on,
+            "expires_on": permit.expires_on,
+            "status": permit.get_status_display(),
+            "orders": orders,
+            "order_in_force": _in_force(orders),
+            "point": _point(permit.application.site.geometry),
+        }
+    for case in cases:
+        orders = _orders(getattr(case, "public_actions", []))
+        yield {
+            "permit": "",
+            "village": case.village.name,
+            "address": case.address,
+            "issued_on": None,
+            "expires_on": None,
+            "status": "No permit",
+            "orders": orders,
+            "order_in_force": _in_force(orders),
+            "point": (case.longitude, case.latitude) if case.latitude is not None else None,
+        }
+
+
+@require_GET
+def register(request: HttpRequest) -> HttpResponse:
+    permits, query = _permits(request.GET)
+    page = Paginator(permits, PAGE_SIZE).get_page(request.GET.get("page"))
+    cases = list(_sites_without_permit(query)[:PAGE_SIZE])
+    rows = list(_rows(page.object_list, cases if page.number == 1 else []))
+    features = [_feature(r) for r in rows if r["point"]]
+    from urllib.parse import urlencode
+
+    return render(
+        request,
+        "enforcement/register.html",
+        {
+            "rows": rows,
+            "page": page,
+            "query": urlencode({k: v for k, v in query.items() if v}),
+            "q": query,
+            "statuses": STATUSES,
+            "villages": Village.objects.order_by("name"),
+            "features": {"type": "FeatureCollection", "features": features},
+        },
+    )
+
+
+def _feature(row: dict[str, Any]) -> dict[str, Any]:
+    lon, lat = row["point"]
+    return {
+        "type": "Feature",
+        "geometry": {"type": "Point", "coordinates": [round(lon, 6), round(lat, 6)]},
+        "properties": {
+            "permit": row["permit"],
+            "village": row["village"],
+            "address": row["address"],
+            "issued_on": row["issued_on"].isoformat() if row["issued_on"] else None,
+            "expires_on": row["expires_on"].isoformat() if row["expires_on"] else None,
+            "status": row["status"],
+            "stop_work_order_in_force": row["order_in_force"],
+            "orders": [
+                {"kind": o["kind"], "at": o["at"].isoformat(), "citation": o["citation"]}
+                for o in row["orders"]
+            ],
+        },
+    }
+
+
+class _Echo:
+    def write(self, value: str) -> str:
+        return value
+
+
+CSV_HEADER = [
+    "permit",
+    "village",
+    "address",
+    "issued_on",
+    "expires_on",
+    "status",
+    "stop_work_order_in_force",
+    "orders",
+]
+
+
+@require_GET
+def register_csv(request: HttpRequest) -> StreamingHttpResponse:
+    permits, query = _permits(request.GET)
+    rows = _rows(permits.iterator(chunk_size=500), _sites_without_permit(query))
+    writer = csv.writer(_Echo())
+
+    def lines() -> Iterator[str]:
+        yield writer.writerow(CSV_HEADER)
+        for row in rows:
+            yield writer.writerow(
+                [
+                    _cell(row["permit"]),
+                    _cell(row["village"]),
+                    _cell(row["address"]),
+                    row["issued_on"] or "",
+                    row["expires_on"] or "",
+                    row["status"],
+                    "yes" if row["order_in_force"] else "no",
+                    "; ".join(
+                        f"{o['kind']} {o['at']:%Y-%m-%d %H:%M} ({o['citation']})"
+                        for o in row["orders"]
+                    ),
+                ]
+            )
+
+    response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="permit-register.csv"'
+    return response
+
+
+def _cell(value: str) -> str:
+    """A text cell a spreadsheet will not run as a formula."""
+    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
+
+
+@require_GET
+def register_geojson(request: HttpRequest) -> HttpResponse:
+    permits, query = _permits(request.GET)
+    features = [
+        _feature(r)
+        for r in _rows(permits.iterator(chunk_size=500), _sites_without_permit(query))
+        if r["point"]
+    ]
+    response = HttpResponse(
+        json.dumps({"type": "FeatureCollection", "features": features}),
+        content_type="application/geo+json",
+    )
+    response["Content-Disposition"] = 'attachment; filename="permit-register.geojson"'
+    return response
+
+
+class RegisterFeed(Feed):  # type: ignore[type-arg]
+    """New permits and orders posted, newest first (Atom)."""
+
+    feed_type = Atom1Feed
+    title = "Construction site erosion control: new permits and orders"
+    subtitle = (
+        "Permits issued and stop-work orders and revocations posted, from the public register."
+    )
+
+    def link(self) -> str:
+        return reverse("register:register")
+
+    def items(self) -> list[dict[str, Any]]:
+        items: list[dict[str, Any]] = []
+        for permit in Permit.objects.select_related("application__site", "village").order_by(
+            "-issued_on", "-id"
+        )[:50]:
+            items.append(
+                {
+                    "id": f"permit-{permit.pk}",
+                    "title": f"Permit {permit.number} issued: {permit.application.site.address}",
+                    "text": f"{permit.village.name}. Valid {permit.issued_on} to "
+                    f"{permit.expires_on}.",
+                    "when": datetime.datetime.combine(
+                        permit.issued_on, datetime.time(12), tzinfo=datetime.UTC
+                    ),
+                }
+            )
+        for action in (
+            EnforcementAction.objects.filter(
+                public=True, kind__in=("stop_work_order", "revocation")
+            )
+            .select_related("case", "case__village")
+            .order_by("-at", "-id")[:50]
+        ):
+            items.append(
+                {
+                    "id": f"order-{action.pk}",
+                    "title": f"{action.get_kind_display()}: {action.case.address}",
+                    "text": f"{action.case.village.name}. {action.get_kind_display()} of "
+                    f"{timezone.localtime(action.at):%Y-%m-%d %H:%M} ({action.citation}).",
+                    "when": action.at,
+                }
+            )
+        items.sort(key=lambda i: i["when"], reverse=True)
+        return items[:50]
+
+    def item_title(self, item: dict[str, Any]) -> str:
+        return str(item["title"])
+
+    def item_description(self, item: dict[str, Any]) -> str:
+        return escape(item["text"])
+
+    def item_link(self, item: dict[str, Any]) -> str:
+        return reverse("register:register") + f"#{item['id']}"
+
+    def item_guid(self, item: dict[str, Any]) -> str:
+        return str(item["id"])
+
+    def item_pubdate(self, item: dict[str, Any]) -> datetime.datetime:
+        return item["when"]  # type: ignore[no-any-return]
+
+    def item_updateddate(self, item: dict[str, Any]) -> datetime.datetime:
+        return item["when"]  # type: ignore[no-any-return]
+
+
+# -- reports for the village board ----------------------------------------------------------
+
+
+def _month(value: datetime.date | datetime.datetime) -> str:
+    return f"{value:%Y-%m}"
+
+
+def report_data(village_id: str | None = None) -> dict[str, Any]:
+    actions = EnforcementAction.objects.exclude(kind__in=("compliance", "costs_unpaid"))
+    invoices = Invoice.objects.all()
+    if village_id:
+        actions = actions.filter(case__village_id=village_id)
+        invoices = invoices.filter(case__village_id=village_id)
+    by_month: dict[str, int] = defaultdict(int)
+    by_kind: dict[str, int] = defaultdict(int)
+    forfeitures: dict[str, list[Decimal]] = defaultdict(lambda: [Decimal(0), Decimal(0)])
+    forfeiture_days = 0
+    for action in actions.only("kind", "at", "details"):
+        month = _month(timezone.localtime(action.at))
+        by_month[month] += 1
+        by_kind[action.get_kind_display()] += 1
+        if action.kind == "prosecution_referral":
+            forfeiture_days += int(action.details.get("days") or 0)
+            for index, key in enumerate(("min", "max")):
+                if action.details.get(key) is not None:
+                    forfeitures[month][index] += Decimal(str(action.details[key]))
+    billed: dict[str, Decimal] = defaultdict(Decimal)
+    recovered: dict[str, Decimal] = defaultdict(Decimal)
+    for invoice in invoices.only("issued_on", "principal", "paid_amount", "paid_on"):
+        billed[_month(invoice.issued_on)] += invoice.principal
+        if invoice.paid_amount and invoice.paid_on:
+            recovered[_month(invoice.paid_on)] += invoice.paid_amount
+    months = sorted(set(by_month) | set(billed) | set(recovered) | set(forfeitures))
+    return {
+        "months": months,
+        "actions_by_month": [by_month.get(m, 0) for m in months],
+        "actions_by_kind": dict(sorted(by_kind.items())),
+        "billed": [billed.get(m, Decimal(0)) for m in months],
+        "recovered": [recovered.get(m, Decimal(0)) for m in months],
+        "forfeiture_min": [forfeitures[m][0] if m in forfeitures else Decimal(0) for m in months],
+        "forfeiture_max": [forfeitures[m][1] if m in forfeitures else Decimal(0) for m in months],
+        "forfeiture_days": forfeiture_days,
+        "total_billed": sum(billed.values(), Decimal(0)),
+        "total_recovered": sum(recovered.values(), Decimal(0)),
+    }
+
+
+def bar_chart(
+    title: str, labels: list[str], series: list[tuple[str, list[Any], str]], *, money: bool = False
+) -> str:
+    """A grouped bar chart as SVG text, drawn on the server (no script, no CDN)."""
+    width, height, left, bottom, top = 640, 260, 60, 40, 30
+    values = [float(v) for _, data, _ in series for v in data] or [0.0]
+    peak = max(values) or 1.0
+    groups = max(len(labels), 1)
+    slot = (width - left - 10) / groups
+    bar = max(slot / (len(series) + 1), 2)
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
+        f'class="chart" aria-labelledby="t-{abs(hash(title))}">',
+        f'<title id="t-{abs(hash(title))}">{escape(title)}</title>',
+        f'<line x1="{left}" y1="{height - bottom}" x2="{width - 10}" y2="{height - bottom}" '
+        'stroke="#1b1b1b"/>',
+        f'<text x="4" y="{top - 8}" font-size="12">{escape(_fmt(peak, money))}</text>',
+        f'<line x1="{left}" y1="{top}" x2="{width - 10}" y2="{top}" stroke="#ddd"/>',
+    ]
+    plot = height - bottom - top
+    for g, label in enumerate(labels):
+        x0 = left + g * slot
+        for s_index, (name, data, colour) in enumerate(series):
+            value = float(data[g])
+            h = plot * value / peak
+            x = x0 + bar * (s_index + 0.5)
+            parts.append(
+                f'<rect x="{x:.1f}" y="{height - bottom - h:.1f}" width="{bar:.1f}" '
+                f'height="{h:.1f}" fill="{colour}"><title>{escape(name)} {escape(label)}: '
+                f"{escape(_fmt(value, money))}</title></rect>"
+            )
+        parts.append(
+            f'<text x="{x0 + slot / 2:.1f}" y="{height - bottom + 16}" font-size="11" '
+            f'text-anchor="middle">{escape(label)}</text>'
+        )
+    for s_index, (name, _, colour) in enumerate(series):
+        x = left + s_index * 170
+        parts.append(f'<rect x="{x}" y="{height - 14}" width="12" height="12" fill="{colour}"/>')
+        parts.append(f'<text x="{x + 16}" y="{height - 4}" font-size="12">{escape(name)}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _fmt(value: float, money: bool) -> str:
+    return f"${value:,.2f}" if money else f"{value:,.0f}"
+
+
+@require_GET
+def reports(request: HttpRequest) -> HttpResponse:
+    from django.utils.safestring import mark_safe
+
+    village = str(request.GET.get("village", ""))
+    villages = Village.objects.order_by("name")
+    if village not in {v.id for v in villages}:
+        village = ""
+    data = report_data(village or None)
+    months = data["months"]
+    charts = {
+        "actions": bar_chart(
+            "Enforcement actions by month",
+            months,
+            [("Actions", data["actions_by_month"], "#005ea2")],
+        ),
+        "forfeitures": bar_chart(
+            "Forfeitures referred for prosecution by month (smallest and largest total)",
+            months,
+            [
+                ("Smallest", data["forfeiture_min"], "#00a398"),
+                ("Largest", data["forfeiture_max"], "#e5a000"),
+            ],
+            money=True,
+        ),
+        "costs": bar_chart(
+            "Costs of village work billed and recovered by month",
+            months,
+            [("Billed", data["billed"], "#d83933"), ("Recovered", data["recovered"], "#00a91c")],
+            money=True,
+        ),
+    }
+    return render(
+        request,
+        "enforcement/reports.html",
+        {
+            "data": data,
+            # Every text inside the SVG was escaped by bar_chart.
+            "charts": {k: mark_safe(v) for k, v in charts.items()},
+            "villages": villages,
+            "village": village,
+            "rows": list(
+                zip(
+                    months, data["actions_by_month"], data["billed"], data["recovered"], strict=True
+                )
+            ),
+        },
+    )

@@ -1,0 +1,590 @@
+"""Enforcement screens: the cases list and a case's record with its steps (staff act,
+inspectors and board members see), violations, public complaints, and the village's
+enforcement settings (interest rate, forfeiture amounts set outside the chapter)."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from siltfence.apps.accounts.models import Role
+from siltfence.apps.accounts.rules import is_staff_of, village_ids
+from siltfence.apps.enforcement import forms as f
+from siltfence.apps.enforcement import services as s
+from siltfence.apps.enforcement.models import (
+    EnforcementCase,
+    EnforcementDocument,
+    Invoice,
+    Violation,
+    ViolationPhoto,
+)
+from siltfence.apps.enforcement.selectors import (
+    case_timeline,
+    case_with_everything,
+    cases_visible_to,
+    complaints_to_review,
+    forfeiture_schedule_in_force,
+    forfeiture_summary,
+    interest_rate_in_force,
+    open_stop_work_order,
+)
+from siltfence.apps.permits.models import Permit, Village
+from siltfence.core.errors import SiltfenceError
+from siltfence.core.ordinance.loader import load
+
+COMPLAINTS_PER_HOUR = 5
+COMPLAINT_SESSION_KEY = "siltfence_complaints"
+
+ACTION_TITLES = {
+    "revoke_permit": "Revoke the permit",
+    "request_cease_and_desist": "Ask the attorney for a cease-and-desist order",
+    "issue_notice_of_intent": "Issue a notice of intent",
+    "begin_village_work": "Begin village work",
+    "certify_special_assessment": "Certify unpaid costs to the tax roll",
+}
+
+
+def said(exc: SiltfenceError) -> str:
+    """A refusal as shown on a page: the field as the form labels it, then the reason."""
+    text = str(exc)
+    return text[:1].upper() + text[1:]
+
+
+def _officials(request: HttpRequest) -> set[str]:
+    villages = village_ids(request.user, Role.STAFF, Role.INSPECTOR, Role.APPEALS_BOARD)
+    if not villages:
+        raise PermissionDenied("This page is for village staff.")
+    return villages
+
+
+def _now_local(village_id: str) -> datetime.datetime:
+    return timezone.now().astimezone(ZoneInfo(load(village_id).time_zone))
+
+
+def _aware(value: datetime.datetime, village_id: str) -> datetime.datetime:
+    if value.tzinfo is None:
+        return value.replace(tzinfo=ZoneInfo(load(village_id).time_zone))
+    return value
+
+
+def _photos(request: HttpRequest) -> list[s.Photo]:
+    return [
+        s.Photo(name=u.name or "photo", content=u.read(), content_type=u.content_type or "")
+        for u in request.FILES.getlist("photos")[: s.MAX_PHOTOS + 1]
+    ]
+
+
+# -- lists and the case page ----------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def cases(request: HttpRequest) -> HttpResponse:
+    _officials(request)
+    page = Paginator(cases_visible_to(request.user).order_by("-opened_at", "-id"), 25).get_page(
+        request.GET.get("page")
+    )
+    return render(
+        request,
+        "enforcement/cases.html",
+        {
+            "page": page,
+            "complaints": complaints_to_review(request.user)[:50],
+            "staff_villages": sorted(village_ids(request.user, Role.STAFF)),
+            "can_record": bool(village_ids(request.user, Role.STAFF, Role.INSPECTOR)),
+        },
+    )
+
+
+@login_required
+@require_GET
+def case_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    case = case_with_everything(pk, request.user)
+    ordinance = load(case.village_id)
+    now = _now_local(case.village_id)
+    timeline = case_timeline(case, now).to_json()
+    allowed = [
+        {**a, "title": ACTION_TITLES.get(a["action"], a["action"])}
+        for a in timeline.get("allowed_actions", [])
+    ]
+    staff = is_staff_of(request.user, case)
+    rule = ordinance.rules["enforcement"]
+    permit = Permit.objects.filter(application_id=case.application_id).first()
+    return render(
+        request,
+        "enforcement/case.html",
+        {
+            "case": case,
+            "ordinance": ordinance,
+            "zone": ordinance.time_zone,
+            "permit": permit,
+            "allowed": allowed,
+            "notes": timeline.get("notes", []),
+            "forfeiture": forfeiture_summary(case, now),
+            "open_order": open_stop_work_order(case),
+            "staff": staff,
+            "rule": rule,
+            "stop_form": f.StopWorkForm(
+                grounds=[
+                    (g["id"], f"{g['says']} ({g['citation']})")
+                    for g in rule["stop_work_order"]["grounds"]
+                ],
+                initial={"posted_at": now.strftime("%Y-%m-%dT%H:%M")},
+            ),
+            "now": now.strftime("%Y-%m-%dT%H:%M"),
+            "today": now.date().isoformat(),
+            "cost_form": f.CostForm(initial={"incurred_on": now.date().isoformat()}),
+            "invoice_form": f.InvoiceForm(
+                initial={"issued_on": now.date().isoformat(), "due_in_days": 30}
+            ),
+            "notice_to_cease": any(
+                a["after_event"] == "notified_to_cease" for a in rule["actions"]
+            ),
+            "retract_by_authority": "authority" in rule["retraction"]["by"],
+            "back": reverse("enforcement:cases"),
+            "appeals": case.appeals.all() if hasattr(case, "appeals") else [],
+        },
+    )
+
+
+# -- violations and complaints ----------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def violation_new(request: HttpRequest) -> HttpResponse:
+    villages = village_ids(request.user, Role.STAFF, Role.INSPECTOR)
+    if not villages:
+        raise PermissionDenied("Only village staff and inspectors record violations.")
+    village_id = request.POST.get("village") or request.GET.get("village") or sorted(villages)[0]
+    if village_id not in villages:
+        raise Http404
+    village = get_object_or_404(Village, pk=village_id)
+    form = f.ViolationForm(request.POST or None, initial={"party_role": "unknown"})
+    if request.method == "POST":
+        if not form.is_valid():
+            messages.error(request, f.first_error(form))
+        else:
+            data = form.cleaned_data
+            permit = None
+            if data["permit"]:
+                permit = Permit.objects.filter(
+                    village=village, number=data["permit"].strip()
+                ).first()
+                if permit is None:
+                    messages.error(
+                        request,
+                        f"Permit number: {village.name} has no permit {data['permit'][:30]}",
+                    )
+            if permit is not None or not data["permit"]:
+                try:
+                    violation = s.violation_record(
+                        village=village,
+                        recorded_by=request.user,
+                        source=data["source"],
+                        description=data["description"],
+                        provision=data["provision"],
+                        days_from=data["days_from"],
+                        days_to=data["days_to"],
+                        at=timezone.now(),
+                        permit=permit,
+                        address=data["address"],
+                        party_name=data["party_name"],
+                        party_role=data["party_role"],
+                        latitude=data["latitude"],
+                        longitude=data["longitude"],
+                        photos=_photos(request),
+                    )
+                except SiltfenceError as exc:
+                    messages.error(request, said(exc))
+                else:
+                    messages.success(request, "Violation recorded.")
+                    return redirect("enforcement:case", pk=violation.case_id)
+    return render(
+        request,
+        "enforcement/violation_new.html",
+        {"form": form, "village": village, "ordinance": load(village.id)},
+    )
+
+
+@login_required
+@require_POST
+def complaint_review(request: HttpRequest, pk: int) -> HttpResponse:
+    violation = get_object_or_404(
+        Violation.objects.filter(village_id__in=village_ids(request.user, Role.STAFF)), pk=pk
+    )
+    form = f.ReviewForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, f.first_error(form))
+        return redirect("enforcement:cases")
+    data = form.cleaned_data
+    permit = None
+    if data["permit"]:
+        permit = Permit.objects.filter(
+            village_id=violation.village_id, number=data["permit"].strip()
+        ).first()
+        if permit is None:
+            messages.error(request, f"Permit number: there is no permit {data['permit'][:30]}")
+            return redirect("enforcement:cases")
+    try:
+        reviewed = s.violation_review(
+            violation=violation,
+            staff=request.user,
+            at=timezone.now(),
+            found=data["finding"] == "found",
+            note=data["note"],
+            provision=data["provision"],
+            permit=permit,
+            party_name=data["party_name"],
+            party_role=data["party_role"],
+        )
+    except SiltfenceError as exc:
+        messages.error(request, said(exc))
+        return redirect("enforcement:cases")
+    if reviewed.case_id:
+        messages.success(request, "Violation found and put on the site's record.")
+        return redirect("enforcement:case", pk=reviewed.case_id)
+    messages.success(request, "Report dismissed.")
+    return redirect("enforcement:cases")
+
+
+@login_required
+@require_GET
+def photo(request: HttpRequest, pk: int) -> HttpResponse:
+    villages = village_ids(request.user, Role.STAFF, Role.INSPECTOR, Role.APPEALS_BOARD)
+    stored = get_object_or_404(
+        ViolationPhoto.objects.filter(violation__village_id__in=villages), pk=pk
+    )
+    response = FileResponse(
+        stored.file.open("rb"),
+        as_attachment=True,
+        filename=stored.original_name,
+        content_type=stored.content_type,
+    )
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+@login_required
+@require_GET
+def document(request: HttpRequest, pk: int) -> HttpResponse:
+    stored = get_object_or_404(
+        EnforcementDocument.objects.filter(case__in=cases_visible_to(request.user)), pk=pk
+    )
+    response = FileResponse(
+        stored.file.open("rb"),
+        as_attachment=True,
+        filename=stored.name,
+        content_type="application/pdf",
+    )
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+# -- the steps ---------------------------------------------------------------------------------
+
+STEP_DONE = {
+    "stop-work": "Stop-work order posted. Print the placard and post it on the site.",
+    "compliance": "Compliance recorded; the stop-work order has ended.",
+    "revoke": "Permit revoked. The revocation notice was generated.",
+    "retract": "Order retracted.",
+    "notice-to-cease": "Notice to cease recorded.",
+    "cease-and-desist": "Referral to the attorney recorded, with its letter.",
+    "notice-of-intent": "Notice of intent issued.",
+    "village-work": "Village work recorded as begun.",
+    "cost": "Cost recorded.",
+    "invoice": "Invoice issued.",
+    "parcel": "Parcel number saved.",
+    "injunction": "Injunction referral recorded, with its letter.",
+    "prosecution": "Forfeiture prosecution referral recorded, with its letter.",
+}
+
+
+def _step(request: HttpRequest, case: EnforcementCase, step: str) -> Any:
+    staff = request.user
+    if step == "stop-work":
+        rule = load(case.village_id).rules["enforcement"]["stop_work_order"]
+        form = f.StopWorkForm(request.POST, grounds=[(g["id"], g["says"]) for g in rule["grounds"]])
+        if not form.is_valid():
+            return f.first_error(form)
+        data = form.cleaned_data
+        return s.stop_work_order_post(
+            case=case,
+            staff=staff,
+            at=_aware(data["posted_at"], case.village_id),
+            grounds=data["grounds"],
+            note=data["note"],
+        )
+    if step == "cost":
+        form = f.CostForm(request.POST)
+        if not form.is_valid():
+            return f.first_error(form)
+        return s.work_cost_record(case=case, staff=staff, **form.cleaned_data)
+    if step == "invoice":
+        form = f.InvoiceForm(request.POST)
+        if not form.is_valid():
+            return f.first_error(form)
+        return s.invoice_issue(
+            case=case,
+            staff=staff,
+            on=form.cleaned_data["issued_on"],
+            due_in_days=form.cleaned_data["due_in_days"],
+        )
+    if step == "parcel":
+        form = f.ParcelForm(request.POST)
+        if not form.is_valid():
+            return f.first_error(form)
+        return s.case_parcel_set(case=case, staff=staff, **form.cleaned_data)
+    form = f.StepForm(request.POST)
+    if not form.is_valid():
+        return f.first_error(form)
+    at = _aware(form.cleaned_data["at"], case.village_id)
+    text = form.cleaned_data["text"]
+    match step:
+        case "compliance":
+            return s.compliance_record(case=case, staff=staff, at=at, note=text)
+        case "revoke":
+            return s.permit_revoke(case=case, staff=staff, at=at, reasons=text)
+        case "retract":
+            return s.order_retract(
+                case=case, staff=staff, at=at, order=form.cleaned_data["order"], reason=text
+            )
+        case "notice-to-cease":
+            return s.notice_to_cease_give(case=case, staff=staff, at=at, note=text)
+        case "cease-and-desist":
+            return s.cease_and_desist_refer(case=case, staff=staff, at=at, note=text)
+        case "notice-of-intent":
+            return s.notice_of_intent_issue(case=case, staff=staff, at=at, work=text)
+        case "village-work":
+            return s.village_work_begin(case=case, staff=staff, at=at, note=text)
+        case "injunction":
+            return s.injunction_refer(case=case, staff=staff, at=at, note=text)
+        case "prosecution":
+            return s.prosecution_refer(case=case, staff=staff, at=at, note=text)
+    raise Http404
+
+
+@login_required
+@require_POST
+def case_step(request: HttpRequest, pk: int, step: str) -> HttpResponse:
+    if step not in STEP_DONE:
+        raise Http404
+    case = get_object_or_404(cases_visible_to(request.user), pk=pk)
+    if not is_staff_of(request.user, case):
+        raise PermissionDenied("Only the village's administering authority takes these steps.")
+    try:
+        result = _step(request, case, step)
+    except SiltfenceError as exc:
+        messages.error(request, said(exc))
+    else:
+        if isinstance(result, str):
+            messages.error(request, result)
+        else:
+            messages.success(request, STEP_DONE[step])
+    return redirect("enforcement:case", pk=pk)
+
+
+@login_required
+@require_POST
+def invoice_step(request: HttpRequest, pk: int, step: str) -> HttpResponse:
+    invoice = get_object_or_404(
+        Invoice.objects.filter(case__in=cases_visible_to(request.user)).select_related("case"),
+        pk=pk,
+    )
+    if step not in ("payment", "unpaid", "certify"):
+        raise Http404
+    if not is_staff_of(request.user, invoice.case):
+        raise PermissionDenied("Only the village's administering authority takes these steps.")
+    try:
+        if step == "payment":
+            form = f.PaymentForm(request.POST)
+            if not form.is_valid():
+                raise _FormError(f.first_error(form))
+            s.payment_record(
+                invoice=invoice,
+                staff=request.user,
+                amount=form.cleaned_data["amount"],
+                on=form.cleaned_data["paid_on"],
+            )
+            done = "Payment recorded."
+        else:
+            step_form = f.StepForm(request.POST)
+            if not step_form.is_valid():
+                raise _FormError(f.first_error(step_form))
+            at = _aware(step_form.cleaned_data["at"], invoice.case.village_id)
+            if step == "unpaid":
+                s.costs_unpaid_record(invoice=invoice, staff=request.user, at=at)
+                done = "The costs are recorded as unpaid."
+            else:
+                s.tax_roll_certify(invoice=invoice, staff=request.user, at=at)
+                done = "Certified to the tax roll. The certification was generated."
+    except _FormError as exc:
+        messages.error(request, str(exc))
+    except SiltfenceError as exc:
+        messages.error(request, said(exc))
+    else:
+        messages.success(request, done)
+    return redirect("enforcement:case", pk=invoice.case_id)
+
+
+class _FormError(Exception):
+    pass
+
+
+# -- village settings -------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def village_settings(request: HttpRequest, village: str) -> HttpResponse:
+    place = get_object_or_404(Village, pk=village)
+    if not is_staff_of(request.user, place):
+        raise PermissionDenied("Only the village's administering authority sets these.")
+    ordinance = load(place.id)
+    if request.method == "POST":
+        which = request.POST.get("setting")
+        try:
+            if which == "interest":
+                form: Any = f.InterestRateForm(request.POST)
+                if not form.is_valid():
+                    raise _FormError(f.first_error(form))
+                s.interest_rate_set(village=place, staff=request.user, **form.cleaned_data)
+                messages.success(request, "Interest rate saved.")
+            elif which == "forfeiture":
+                form = f.ForfeitureForm(request.POST)
+                if not form.is_valid():
+                    raise _FormError(f.first_error(form))
+                s.forfeiture_schedule_set(village=place, staff=request.user, **form.cleaned_data)
+                messages.success(request, "Forfeiture amounts saved.")
+            else:
+                raise _FormError("Setting: choose the interest rate or the forfeiture amounts")
+        except _FormError as exc:
+            messages.error(request, str(exc))
+        except SiltfenceError as exc:
+            messages.error(request, said(exc))
+        return redirect("enforcement:village", village=village)
+    today = timezone.localdate()
+    rule = ordinance.rules["enforcement"]["forfeiture"]
+    low = ordinance.parameter(rule["min"], today).value
+    return render(
+        request,
+        "enforcement/village.html",
+        {
+            "village": place,
+            "ordinance": ordinance,
+            "rate": interest_rate_in_force(place.id, today),
+            "forfeiture": forfeiture_schedule_in_force(place.id, today),
+            "forfeiture_in_chapter": low is not None,
+            "rule": rule,
+            "interest_form": f.InterestRateForm(initial={"effective_from": today.isoformat()}),
+            "forfeiture_form": f.ForfeitureForm(initial={"effective_from": today.isoformat()}),
+        },
+    )
+
+
+# -- public complaints ------------------------------------------------------------------------
+
+
+def _client_key(request: HttpRequest) -> str:
+    return "complaints:" + (request.META.get("REMOTE_ADDR") or "unknown")
+
+
+@require_http_methods(["GET", "POST"])
+def complaint(request: HttpRequest) -> HttpResponse:
+    """The public complaint form: no login; a place (map, address, or latitude and
+    longitude, all without JavaScript), what was seen, photos, and how to reach the
+    person (kept private)."""
+    villages = list(Village.objects.order_by("name"))
+    village_id = request.POST.get("village") or request.GET.get("village") or ""
+    form = f.ComplaintForm(request.POST or None)
+    chosen = next((v for v in villages if v.id == village_id), None)
+    if request.method == "POST":
+        if chosen is None:
+            messages.error(request, "Village: choose the village where the site is")
+        elif form.is_valid() and form.cleaned_data["website"]:
+            raise PermissionDenied("This form was filled in by a program.")
+        elif not form.is_valid():
+            messages.error(request, f.first_error(form))
+        elif cache.get(_client_key(request), 0) >= COMPLAINTS_PER_HOUR:
+            messages.error(
+                request,
+                f"Form: at most {COMPLAINTS_PER_HOUR} reports an hour can be sent from one "
+                "place; please call the village office instead",
+            )
+        else:
+            data = form.cleaned_data
+            try:
+                violation = s.complaint_file(
+                    village=chosen,
+                    description=data["description"],
+                    at=timezone.now(),
+                    address=data["address"],
+                    latitude=data["latitude"],
+                    longitude=data["longitude"],
+                    seen_on=data["seen_on"],
+                    name=data["name"],
+                    email=data["email"],
+                    phone=data["phone"],
+                    photos=_photos(request),
+                )
+            except SiltfenceError as exc:
+                messages.error(request, said(exc))
+            else:
+                key = _client_key(request)
+                cache.set(key, cache.get(key, 0) + 1, 3600)
+                mine = request.session.get(COMPLAINT_SESSION_KEY, [])
+                request.session[COMPLAINT_SESSION_KEY] = [*mine[-9:], violation.pk]
+                return redirect("enforcement:complaint-received", pk=violation.pk)
+    from django.conf import settings
+
+    centres = {v.id: list(load(v.id).map_centre) for v in villages}
+    return render(
+        request,
+        "enforcement/complaint.html",
+        {
+            "form": form,
+            "villages": villages,
+            "chosen": chosen,
+            "centres": centres,
+            "tile_url": settings.SILTFENCE_TILE_URL,
+            "tile_attribution": settings.SILTFENCE_TILE_ATTRIBUTION,
+        },
+    )
+
+
+def _own_complaint(request: HttpRequest, pk: int) -> Violation:
+    if pk not in request.session.get(COMPLAINT_SESSION_KEY, []):
+        raise Http404
+    return get_object_or_404(Violation, pk=pk, source="complaint")
+
+
+@require_GET
+def complaint_received(request: HttpRequest, pk: int) -> HttpResponse:
+    violation = _own_complaint(request, pk)
+    return render(
+        request,
+        "enforcement/complaint_received.html",
+        {"violation": violation, "ordinance": load(violation.village_id)},
+    )
+
+
+@require_GET
+def complaint_receipt(request: HttpRequest, pk: int) -> HttpResponse:
+    from siltfence.apps.enforcement.documents import complaint_pdf
+
+    violation = _own_complaint(request, pk)
+    response = HttpResponse(complaint_pdf(violation), content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="complaint-C-{violation.pk}.pdf"'
+    return response
