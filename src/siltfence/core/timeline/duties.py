@@ -445,13 +445,33 @@ def municipal_inspections(ctx: Context, permit: Permit | None) -> list[Duty]:
     last = min(last, ctx.as_of.date())
     inspections = ctx.of("municipal_inspection")
     duties = []
-    for start, end, needed, name in _periods(permit.issued, last):
+    seasons = ctx.ordinance.rules["municipal_inspections"]["seasons"]
+    for start, end, needed, name in _periods(permit.issued, last, seasons):
         due = min(end, permit_end(permit, final))
         done = [i for i in inspections if start <= i.day <= due and i.day >= permit.issued]
         met = done[needed - 1] if len(done) >= needed else None
         times = "once" if needed == 1 else f"{needed} times"
-        if end.month == 2 and end.day == 29:
+        if _leap_day_added(end, seasons):
             ctx.gap("winter-inspection-leap-day")
+        partial = ""
+        covered_from, covered_to = max(start, permit.issued), min(end, permit_end(permit, final))
+        if (covered_from, covered_to) != (start, end):
+            # § 413-9 counts inspections per period and does not scale them for a permit in
+            # force for part of one: the full count is owed (the reading that protects the
+            # waters), by the last day the permit is in force in the period.
+            partial = (
+                f"; the permit is in force only {covered_from.isoformat()} to "
+                f"{covered_to.isoformat()} of this period, and the count is not reduced for "
+                "part of a period"
+            )
+            ctx.note(
+                "partial-inspection-period",
+                "A permit in force for only part of an inspection period is owed the period's "
+                "full count of inspections: the text sets the count per period and does not "
+                "scale it, so the stricter reading is taken; they are due by the last day the "
+                "permit is in force in the period",
+                [rule["citation"]],
+            )
         duties.append(
             Duty(
                 kind="municipal_inspection",
@@ -461,6 +481,7 @@ def municipal_inspections(ctx: Context, permit: Permit | None) -> list[Duty]:
                 because=(
                     f"permit in force during {name}; the {ctx.authority()} inspects at least "
                     f"{times} in {start.isoformat()} to {end.isoformat()}"
+                    + partial
                     + (f" ({len(done)} so far)" if needed > 1 and not met else "")
                 ),
                 met_by=met,
@@ -483,26 +504,98 @@ def permit_end(permit: Permit, final: list[datetime.date]) -> datetime.date:
     return end
 
 
-def _periods(
-    first: datetime.date, last: datetime.date
-) -> list[tuple[datetime.date, datetime.date, int, str]]:
-    """The inspection periods of § 413-9 that overlap ``first``..``last``.
+Season = Mapping[str, Any]
 
-    Each month from March to October needs one inspection; the winter from November 1 to
-    the end of February needs two. February 29 counts in the winter (gap 12).
+
+def _month_day(text: str) -> tuple[int, int]:
+    month, day = (int(part) for part in text.split("-"))
+    return month, day
+
+
+def _on(year: int, month_day: tuple[int, int]) -> datetime.date:
+    return datetime.date(year, *month_day)
+
+
+def _season_span(day: datetime.date, season: Season) -> tuple[datetime.date, datetime.date] | None:
+    """The span of ``season`` (its ``from`` and ``to`` in the data, "MM-DD") holding
+    ``day``, as the text gives it; None if the day is outside it."""
+    start, end = _month_day(season["from"]), _month_day(season["to"])
+    here = (day.month, day.day)
+    if start <= end:
+        if start <= here <= end:
+            return _on(day.year, start), _on(day.year, end)
+        return None
+    if here >= start:  # a season across the new year, e.g. November 1 to February 28
+        return _on(day.year, start), _on(day.year + 1, end)
+    if here <= end:
+        return _on(day.year - 1, start), _on(day.year, end)
+    return None
+
+
+def _in_a_season(day: datetime.date, seasons: list[Season]) -> bool:
+    return any(_season_span(day, s) is not None for s in seasons)
+
+
+def _stretched(end: datetime.date, seasons: list[Season]) -> datetime.date:
+    """A season's end moved over the days that fall in no season, as February 29 does in
+    Spencer's text ("ending February 28", gap 12): the reading taken counts such a day in
+    the season before it, so no day of a permit's term goes uninspected."""
+    for _ in range(3):
+        following = end + datetime.timedelta(days=1)
+        if _in_a_season(following, seasons):
+            break
+        end = following
+    return end
+
+
+def _leap_day_added(end: datetime.date, seasons: list[Season]) -> bool:
+    return (
+        end.month == 2
+        and end.day == 29
+        and not any(_season_span(end, s) is not None for s in seasons)
+    )
+
+
+def _periods(
+    first: datetime.date, last: datetime.date, seasons: list[Season]
+) -> list[tuple[datetime.date, datetime.date, int, str]]:
+    """The inspection periods of the jurisdiction's ``municipal_inspections.seasons`` that
+    overlap ``first``..``last``: each month of a season counted ``per: month``, the whole
+    season of one counted ``per: season``, with ``at_least`` inspections in each.
+
+    Spencer § 413-9: each month from March 1 to October 31 needs one inspection; the winter
+    from November 1 to February 28 needs two. February 29 counts in the winter (gap 12).
     """
     periods = []
     day = first
     while day <= last:
-        if 3 <= day.month <= 10:
-            start = day.replace(day=1)
-            following = (start + datetime.timedelta(days=32)).replace(day=1)
-            end = following - datetime.timedelta(days=1)
-            periods.append((start, end, 1, start.strftime("%B %Y")))
+        found = None
+        for season in seasons:
+            span = _season_span(day, season)
+            if span is None:
+                span = _season_span(day - datetime.timedelta(days=1), season)
+                if span is None or _stretched(span[1], seasons) < day:
+                    continue
+            found = (season, span)
+            break
+        if found is None:  # a day no season covers, even stretched: nothing is owed on it
+            day += datetime.timedelta(days=1)
+            continue
+        season, (start, end) = found
+        end = _stretched(end, seasons)
+        needed = int(season["at_least"])
+        if season["per"] == "month":
+            month_start = day.replace(day=1)
+            following = (month_start + datetime.timedelta(days=32)).replace(day=1)
+            start = max(start, month_start)
+            end = min(end, following - datetime.timedelta(days=1))
+            periods.append((start, end, needed, start.strftime("%B %Y")))
         else:
-            year = day.year if day.month >= 11 else day.year - 1
-            start = datetime.date(year, 11, 1)
-            end = datetime.date(year + 1, 3, 1) - datetime.timedelta(days=1)
-            periods.append((start, end, 2, f"the winter of {year}-{str(year + 1)[-2:]}"))
+            name = (
+                f"the winter of {start.year}-{str(end.year)[-2:]}"
+                if start.year != end.year
+                else f"{start.isoformat()} to {end.isoformat()}"
+            )
+            periods.append((start, end, needed, name))
         day = end + datetime.timedelta(days=1)
     return periods

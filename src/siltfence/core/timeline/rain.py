@@ -48,11 +48,16 @@ class Storm:
 
     @property
     def runoff(self) -> bool | None:
-        """True if any day says runoff; False only if every day says none; else None."""
+        """True if any record of the storm says runoff; False if a record says none and
+        none says there was; None if nothing was said.
+
+        A station's rain carries no word on runoff; the permittee who records that no
+        runoff left the site during that storm (with their evidence) speaks for the whole
+        storm. A record of runoff on any day still wins: the stricter reading."""
         said = [e.fields.get("runoff") for e in self.events]
         if any(s is True for s in said):
             return True
-        if all(s is False for s in said):
+        if any(s is False for s in said):
             return False
         return None
 
