@@ -17,6 +17,7 @@ from typing import Annotated, Any
 import typer
 from click.exceptions import ClickException, UsageError
 
+from siltfence.cli.analyze import analyze_app
 from siltfence.cli.check import check as _check_command
 from siltfence.cli.inputs import date_option
 from siltfence.cli.inputs import read_json_file as _read_json
@@ -35,6 +36,7 @@ ordinances_app = typer.Typer(
 )
 app.add_typer(ordinances_app, name="ordinances")
 app.add_typer(rain_app, name="rain")
+app.add_typer(analyze_app, name="analyze")
 
 
 class Format(StrEnum):

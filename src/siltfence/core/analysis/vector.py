@@ -1,0 +1,226 @@
+"""Determinations for many projects at once, from the same rule data as ``determine()``.
+
+The conditions of ``rules.yaml`` (see ``siltfence.core.rules.conditions``) are compiled to
+numpy operations over columns of facts, one column per fact, so a million projects are
+judged in one pass per rule instead of a million calls. Only the yes/no parts of a
+determination are computed here: territory, each trigger and exemption, whether the
+chapter applies, the plan kind and which requirements attach. The sentences and notes are
+``determine()``'s job; a differential test checks that both agree project by project.
+
+A column of a quantity fact holds floats in the fact's default unit; ``given`` says which
+rows stated it (a fact not given reads as 0, and the area disturbed at one time falls
+back to the disturbed area, as ``Facts.value`` does). A choice column holds small integer
+codes, the position of each value in the fact's list of choices, with -1 for not given, so
+comparing a million of them is one integer comparison (``codes()`` makes them).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from siltfence.core.facts import FACTS
+from siltfence.core.ordinance.model import Ordinance
+from siltfence.core.quantities import convert_between
+
+Bools = npt.NDArray[np.bool_]
+Floats = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class Columns:
+    """Facts of ``n`` projects as columns. Missing columns read as not given."""
+
+    n: int
+    values: Mapping[str, npt.NDArray[Any]]
+    given: Mapping[str, Bools]
+
+    def value(self, key: str) -> npt.NDArray[Any]:
+        """The column as ``Facts.value`` reads one project: defaults where not given."""
+        spec = FACTS[key]
+        if key == "area_disturbed_at_one_time" and key in self.values:
+            own: Floats = self.values[key]
+            fallback = self.value("disturbed_area")
+            return np.where(self.given[key], own, fallback)
+        if key == "area_disturbed_at_one_time":
+            return self.value("disturbed_area")
+        if key in self.values:
+            return self.values[key]
+        if spec.kind == "quantity":
+            return np.zeros(self.n)
+        if spec.kind == "bool":
+            return np.full(self.n, bool(spec.default))
+        return np.full(self.n, code_of(key, spec.default), dtype=np.int8)
+
+    def is_given(self, key: str) -> Bools:
+        if key in self.given:
+            return self.given[key]
+        return np.zeros(self.n, dtype=bool)
+
+
+def code_of(key: str, choice: Any) -> int:
+    """The code of one choice of a choice fact; -1 for none."""
+    choices = FACTS[key].choices
+    return choices.index(choice) if choice in choices else -1
+
+
+def codes(key: str, values: Any) -> npt.NDArray[np.int8]:
+    """Choice values (text, or None / "" for not given) as codes."""
+    out = np.full(len(values), -1, dtype=np.int8)
+    for index, choice in enumerate(FACTS[key].choices):
+        out[np.asarray(values == choice, dtype=bool)] = index
+    return out
+
+
+@dataclass(frozen=True)
+class Judged:
+    """The yes/no parts of ``n`` determinations."""
+
+    covered: Bools
+    triggers: Mapping[str, Bools]
+    exemptions: Mapping[str, Bools]  # after any override by a trigger
+    applies: Bools
+    plan_kinds: tuple[str, ...]  # the chapter's plan kinds, in the order of its rules
+    plan: npt.NDArray[np.int8]  # index into plan_kinds; -1 where the chapter does not apply
+    requirements: Mapping[str, Bools]
+
+    def plan_of(self, row: int) -> str | None:
+        index = int(self.plan[row])
+        return None if index < 0 else self.plan_kinds[index]
+
+
+def judge(
+    ordinance: Ordinance,
+    columns: Columns,
+    on: datetime.date,
+    requirements: tuple[str, ...] | None = None,
+    shared: dict[Any, npt.NDArray[Any]] | None = None,
+) -> Judged:
+    """Judge every project of ``columns`` under ``ordinance`` on ``on``; ``requirements``
+    limits the requirements computed to those ids (None: all). ``shared``, a dict kept
+    between calls on the same ``columns``, lets two versions of a chapter compute each
+    test once: a condition is keyed by its fact, its operator and its threshold's value,
+    so only the tests an amendment changes are computed twice."""
+    rules = ordinance.rules
+    compiled = _Compiler(ordinance, columns, on, {} if shared is None else shared)
+    covered = compiled(
+        {"fact": "location", "in": [p["location"] for p in rules["territory"] if p["covered"]]}
+    )
+    triggers = {rule["id"]: compiled(rule["when"]) for rule in rules["triggers"]}
+    held_any = np.zeros(columns.n, dtype=bool)
+    for held in triggers.values():
+        held_any |= held
+    exemptions = {}
+    for rule in rules["exemptions"]:
+        holds = compiled(rule["when"])
+        for name in rule.get("overridden_by", []):
+            holds = holds & ~triggers[name]
+        exemptions[rule["id"]] = holds
+    exempt = np.zeros(columns.n, dtype=bool)
+    for holds in exemptions.values():
+        exempt |= holds
+    applies = covered & held_any & ~exempt
+
+    kinds = tuple(dict.fromkeys(rule["kind"] for rule in rules["plans"]))
+    plan = np.full(columns.n, -1, dtype=np.int8)
+    undecided = applies.copy()
+    for rule in rules["plans"]:
+        chosen = undecided & (compiled(rule["when"]) if "when" in rule else True)
+        np.copyto(plan, np.int8(kinds.index(rule["kind"])), where=chosen)
+        undecided &= ~chosen
+    attached_to: dict[str, Bools] = {}
+    for rule in rules["requirements"]:
+        if requirements is not None and rule["id"] not in requirements:
+            continue
+        attached = applies & (compiled(rule["when"]) if "when" in rule else True)
+        attached_to[rule["id"]] = attached_to.get(rule["id"], attached) | attached
+    return Judged(covered, triggers, exemptions, applies, kinds, plan, attached_to)
+
+
+class _Compiler:
+    """Turns one condition into a boolean column, caching thresholds per parameter."""
+
+    def __init__(
+        self,
+        ordinance: Ordinance,
+        columns: Columns,
+        on: datetime.date,
+        shared: dict[Any, npt.NDArray[Any]],
+    ) -> None:
+        self.ordinance = ordinance
+        self.columns = columns
+        self.on = on
+        self.shared = shared
+
+    def value(self, key: str) -> npt.NDArray[Any]:
+        cache_key = ("value", key)
+        if cache_key not in self.shared:
+            self.shared[cache_key] = self.columns.value(key)
+        return self.shared[cache_key]
+
+    def __call__(self, condition: Any) -> Bools:
+        n = self.columns.n
+        if "all" in condition:
+            result = np.ones(n, dtype=bool)
+            for part in condition["all"]:
+                result &= self(part)
+            return result
+        if "any" in condition:
+            result = np.zeros(n, dtype=bool)
+            for part in condition["any"]:
+                result |= self(part)
+            return result
+        if "not" in condition:
+            return ~self(condition["not"])
+        return self._fact(condition)
+
+    def _fact(self, condition: Mapping[str, Any]) -> Bools:
+        key = condition["fact"]
+        (op,) = (k for k in condition if k != "fact")
+        target = condition[op]
+        if isinstance(target, str) and op not in ("is", "in", "not_in", "given"):
+            target = self._threshold(target, FACTS[key].unit or "")
+        cache_key = (key, op, tuple(target) if isinstance(target, list) else target)
+        if cache_key not in self.shared:
+            result = self._evaluate(key, op, target).copy()
+            result.flags.writeable = False  # shared between versions: never changed in place
+            self.shared[cache_key] = result
+        return self.shared[cache_key]
+
+    def _evaluate(self, key: str, op: str, target: Any) -> Bools:
+        if op == "given":
+            given = self.columns.is_given(key)
+            return given if target else ~given
+        value = self.value(key)
+        if op == "is":
+            return np.asarray(value == target, dtype=bool)
+        if op in ("in", "not_in"):
+            inside = np.zeros(self.columns.n, dtype=bool)
+            for choice in target:
+                inside |= value == code_of(key, choice)
+            return inside if op == "in" else ~inside
+        threshold = self._threshold(target, FACTS[key].unit or "")
+        compare = {
+            "at_least": np.greater_equal,
+            "more_than": np.greater,
+            "less_than": np.less,
+            "at_most": np.less_equal,
+            "equals": np.equal,
+        }[op]
+        return np.asarray(compare(value, threshold), dtype=bool)
+
+    def _threshold(self, target: Any, unit: str) -> float:
+        if isinstance(target, int | float):
+            return float(target)
+        parameter = self.ordinance.parameters[target]
+        value = parameter.at(self.on).value
+        if not isinstance(value, float):
+            raise ValueError(f"parameter {target} has no numeric value on {self.on}")
+        converted = convert_between(value, parameter.unit, unit)
+        assert converted is not None  # the loader checked that the units fit
+        return converted
