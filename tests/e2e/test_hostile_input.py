@@ -99,7 +99,7 @@ def test_the_api_refuses_a_date_not_written_yyyy_mm_dd_naming_on(client, on):
 def test_the_api_refuses_json_nested_100000_levels_deep_with_a_sentence(client, path, body):
     response = api(client, body, path)
     assert response.status_code == 400
-    assert response.json()["detail"] == "(body): nested more than 64 levels deep"
+    assert response.json()["detail"] == "(body): the JSON is nested more than 64 levels deep"
 
 
 def test_the_api_refuses_a_number_too_large_for_json_to_hold(client):
@@ -190,7 +190,11 @@ def test_the_apply_link_sends_a_hostile_quantity_back_to_the_permit_check(applic
 @pytest.mark.parametrize(
     ("facts", "on", "words"),
     [
-        ("[" * 20_000 + "]" * 20_000, "2026-06-01", "facts: nested more than 64 levels deep"),
+        (
+            "[" * 20_000 + "]" * 20_000,
+            "2026-06-01",
+            "facts: the JSON is nested more than 64 levels deep",
+        ),
         (DEEP, "2026-06-01", "facts: the document is larger than 65,536 bytes"),
         ("{}", "2026-W22-1", "on: expected a date written YYYY-MM-DD, got '2026-W22-1'"),
     ],
@@ -310,14 +314,18 @@ def test_the_shapes_that_once_hung_the_cli_exit_2_at_once_with_one_line():
         (
             ["determine", "--jurisdiction", "spencer-wi", "--facts", "-"],
             DEEP,
-            "siltfence: facts: nested more than 64 levels deep\n",
+            "siltfence: facts: the JSON is nested more than 64 levels deep\n",
         ),
         (
             ["duties", "--jurisdiction", "spencer-wi", "--events", "-"],
             DEEP_OBJECT,
-            "siltfence: events: nested more than 64 levels deep\n",
+            "siltfence: events: the JSON is nested more than 64 levels deep\n",
         ),
-        (["check", "--plan", "-"], DEEP, "siltfence: plan: nested more than 64 levels deep\n"),
+        (
+            ["check", "--plan", "-"],
+            DEEP,
+            "siltfence: plan: the JSON is nested more than 64 levels deep\n",
+        ),
         (
             ["determine", "--jurisdiction", "spencer-wi", "--on", "2026-W22-1", "--facts", "-"],
             "{}",
@@ -342,4 +350,7 @@ def test_a_deep_facts_file_is_named_in_the_line(tmp_path):
     facts.write_text(DEEP)
     run_ = siltfence("determine", "--jurisdiction", "spencer-wi", "--facts", str(facts), stdin="")
     assert run_.returncode == 2
-    assert run_.stderr == f"siltfence: facts: nested more than 64 levels deep (file {facts})\n"
+    assert (
+        run_.stderr
+        == f"siltfence: facts: the JSON is nested more than 64 levels deep (file {facts})\n"
+    )

@@ -59,7 +59,7 @@ def read_json(
         text = data.removeprefix("\ufeff")
     if nesting_depth(text) > max_depth:
         raise SiltfenceError(
-            f"{what}: nested more than {max_depth} levels deep",
+            f"{what}: the JSON is nested more than {max_depth} levels deep",
             field=what,
         )
     try:
