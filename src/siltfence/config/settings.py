@@ -67,18 +67,8 @@ INSTALLED_APPS = [
     "siltfence.apps.enforcement",
     "siltfence.apps.appeals",
     "siltfence.apps.web",
-    "django_tasks_db",
-    "siltfence.apps.duties",
-    "siltfence.apps.reminders",
-    "siltfence.apps.sitelog",
-    "siltfence.apps.inspections",
+    "siltfence.apps.rain",
 ]
-
-# Background work (the daily rain sweep, duties, reminders): Django's tasks framework on
-# the database-backed worker of django-tasks-db (`manage.py db_worker`).
-TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
-# The address links in emails point to (reminders); `make run` sets it.
-SILTFENCE_URL = os.environ.get("SILTFENCE_URL", "")
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # login throttling first
