@@ -1,4 +1,6 @@
-# siltfence: `make run` serves the app with a demo village, `make test` runs the suite.
+# siltfence: `make run` serves the app with a demo village as it runs in production (gunicorn,
+# debug off, collected static files), `make dev` with Django's development server and
+# debug on, `make test` runs the suite.
 # The Makefile finds a Python 3.12 or newer by running each candidate, since a version
 # manager's shim can exist and still fail.
 
@@ -10,8 +12,16 @@ PY_CANDIDATES := $(PYTHON) python3.13 python3.12 python3 \
 PYTHON_FOUND := $(firstword $(foreach p,$(PY_CANDIDATES),$(shell $(p) -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1 && echo $(p))))
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# Where the SQLite database, the uploads, the collected static files and the demo's
+# generated secret key live (git-ignored).
+DATA ?= var
+# `make run`: production settings, over plain http on this computer only. The secret key is
+# made once and kept in $(DATA)/secret-key.
+RUN_ENV = SILTFENCE_ENV=production SILTFENCE_LOCAL_HTTP=true \
+  SILTFENCE_DATA_DIR=$(abspath $(DATA)) ALLOWED_HOSTS=127.0.0.1,localhost,[::1] \
+  SECRET_KEY="$$(cat $(DATA)/secret-key)" SILTFENCE_URL=http://$(HOST):$(PORT)/
 
-.PHONY: run test lint typecheck test-unit test-postgres test-browser bench install clean
+.PHONY: run dev test lint typecheck test-unit test-postgres test-browser bench install clean
 
 $(BIN)/.installed: pyproject.toml
 	@if [ -z "$(PYTHON_FOUND)" ]; then echo "siltfence needs Python 3.12 or newer; none was found (set PYTHON=/path/to/python3.12)." >&2; exit 1; fi
@@ -22,10 +32,24 @@ $(BIN)/.installed: pyproject.toml
 
 install: $(BIN)/.installed
 
-run: install
-	$(BIN)/python -m siltfence.manage migrate --noinput
-	SILTFENCE_URL=http://$(HOST):$(PORT)/ $(BIN)/python -m siltfence.manage demo_load
-	$(BIN)/python -m siltfence.manage runserver $(HOST):$(PORT)
+$(DATA)/secret-key:
+	@mkdir -p $(DATA)
+	@umask 077 && $(PYTHON_FOUND) -c 'import secrets; print(secrets.token_urlsafe(50))' > $@.new
+	@mv $@.new $@
+
+run: install $(DATA)/secret-key
+	@$(RUN_ENV) $(BIN)/python -m siltfence.manage migrate --noinput
+	@$(RUN_ENV) $(BIN)/python -m siltfence.manage collectstatic --noinput --verbosity 0
+	@$(RUN_ENV) $(BIN)/python -m siltfence.manage demo_load
+	@echo "Serving http://$(HOST):$(PORT)/ with gunicorn; Ctrl-C stops it."
+	@$(RUN_ENV) exec $(BIN)/gunicorn -c python:siltfence.config.gunicorn --bind $(HOST):$(PORT)
+
+# The same demo on Django's development server, with debug pages and code reloading.
+dev: install
+	SILTFENCE_DATA_DIR=$(abspath $(DATA)) $(BIN)/python -m siltfence.manage migrate --noinput
+	SILTFENCE_DATA_DIR=$(abspath $(DATA)) SILTFENCE_URL=http://$(HOST):$(PORT)/ \
+	  $(BIN)/python -m siltfence.manage demo_load
+	SILTFENCE_DATA_DIR=$(abspath $(DATA)) $(BIN)/python -m siltfence.manage runserver $(HOST):$(PORT)
 
 lint: install
 	$(BIN)/ruff check src tests bench

@@ -7,6 +7,8 @@ set, and turns on the secure cookie and HTTPS settings that `check --deploy` ask
 - DATABASE_URL: postgres://user@host:5432/name for PostgreSQL (default: SQLite file)
 - SECRET_KEY, ALLOWED_HOSTS (comma-separated), SILTFENCE_ENV (local | production)
 - SILTFENCE_DATA_DIR: where the SQLite file and uploads live (default ./var)
+- SILTFENCE_LOCAL_HTTP=true (production only): serve over plain http on this computer, as
+  `make run` does; refused unless ALLOWED_HOSTS names only 127.0.0.1, localhost or [::1]
 - SILTFENCE_TILE_URL, SILTFENCE_TILE_ATTRIBUTION: a map tile URL template for the plan map
   (default empty: a plain vector view with no tiles, which needs no internet)
 """
@@ -34,13 +36,21 @@ if PRODUCTION:
     SECRET_KEY = os.environ["SECRET_KEY"]
     ALLOWED_HOSTS = [h.strip() for h in os.environ["ALLOWED_HOSTS"].split(",") if h.strip()]
     DEBUG = False
-    SECURE_SSL_REDIRECT = os.environ.get("SECURE_SSL_REDIRECT", "true") == "true"
+    # `make run`: the production set-up over plain http, reachable from this computer only,
+    # so cookies cannot be marked https-only and nothing may redirect to https.
+    LOCAL_HTTP = os.environ.get("SILTFENCE_LOCAL_HTTP", "false") == "true"
+    if LOCAL_HTTP and set(ALLOWED_HOSTS) - {"127.0.0.1", "localhost", "[::1]"}:
+        raise ImproperlyConfigured(
+            "SILTFENCE_LOCAL_HTTP=true serves plain http for this computer only: ALLOWED_HOSTS "
+            "may name only 127.0.0.1, localhost and [::1]; refusing to start"
+        )
+    SECURE_SSL_REDIRECT = not LOCAL_HTTP and os.environ.get("SECURE_SSL_REDIRECT", "true") == "true"
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SECURE_HSTS_SECONDS = 31536000
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
-    SECURE_HSTS_PRELOAD = True
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = 0 if LOCAL_HTTP else 31536000
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = not LOCAL_HTTP
+    SECURE_HSTS_PRELOAD = not LOCAL_HTTP
+    SESSION_COOKIE_SECURE = not LOCAL_HTTP
+    CSRF_COOKIE_SECURE = not LOCAL_HTTP
 else:
     SECRET_KEY = os.environ.get(
         "SECRET_KEY", "local-development-only-key-not-for-production-use-0123456789abcdef"
@@ -67,8 +77,18 @@ INSTALLED_APPS = [
     "siltfence.apps.enforcement",
     "siltfence.apps.appeals",
     "siltfence.apps.web",
-    "siltfence.apps.rain",
+    "django_tasks_db",
+    "siltfence.apps.duties",
+    "siltfence.apps.reminders",
+    "siltfence.apps.sitelog",
+    "siltfence.apps.inspections",
 ]
+
+# Background work (the daily rain sweep, duties, reminders): Django's tasks framework on
+# the database-backed worker of django-tasks-db (`manage.py db_worker`).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# The address links in emails point to (reminders); `make run` sets it.
+SILTFENCE_URL = os.environ.get("SILTFENCE_URL", "")
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # login throttling first
@@ -93,6 +113,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "siltfence.apps.web.middleware.RequestSizeLimitMiddleware",  # 413 before a body is read
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -154,6 +175,9 @@ MEDIA_URL = "/media-not-served/"  # uploads are served only through checked view
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 25 * 1024 * 1024
 SILTFENCE_UPLOAD_MAX_BYTES = int(os.environ.get("SILTFENCE_UPLOAD_MAX_BYTES", 20 * 1024 * 1024))
+# A larger request body is refused with 413 before it is read: an upload at the limit with
+# room for the form around it.
+SILTFENCE_REQUEST_MAX_BYTES = max(DATA_UPLOAD_MAX_MEMORY_SIZE, SILTFENCE_UPLOAD_MAX_BYTES + 1024**2)
 SILTFENCE_TILE_URL = os.environ.get("SILTFENCE_TILE_URL", "")
 SILTFENCE_TILE_ATTRIBUTION = os.environ.get("SILTFENCE_TILE_ATTRIBUTION", "")
 SESSION_COOKIE_AGE = 60 * 60 * 8
@@ -196,6 +220,7 @@ if not PRODUCTION:
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_HTTPONLY = True
+CSRF_FAILURE_VIEW = "siltfence.apps.web.error_views.csrf_failure"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"

@@ -10,3 +10,9 @@ urlpatterns = [
     path("rain/", include("siltfence.apps.rain.urls")),
     path("", include("siltfence.apps.web.urls")),
 ]
+
+# Plain pages (JSON under /api/) instead of Django's; they show no internals.
+handler400 = "siltfence.apps.web.error_views.bad_request"
+handler403 = "siltfence.apps.web.error_views.permission_denied"
+handler404 = "siltfence.apps.web.error_views.page_not_found"
+handler500 = "siltfence.apps.web.error_views.server_error"

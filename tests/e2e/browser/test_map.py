@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 from pyproj import Geod
 from shapely.geometry import shape
 
+from conftest import DESK, assert_accessible
 from siltfence.apps.permits import services
 from siltfence.apps.plans.models import ControlPlan
 from siltfence.core.engineering.units import fmt
@@ -108,6 +109,15 @@ def test_import_a_site_save_it_then_draw_a_disturbed_area_with_geoman(
     expect(page.locator(".leaflet-pm-toolbar .leaflet-pm-icon-polygon")).to_be_visible()
     expect(page.locator(".leaflet-tile")).to_have_count(0)
     expect(page.get_by_test_id("plan-status")).to_have_text("No plan saved yet.")
+    # Nothing drawn yet: the map opens on the village centre its ordinance data gives.
+    opened = json.loads(page.locator("#plan-data").text_content())["centre"]
+    assert opened == [44.7573, -90.2966]
+    # Every drawing tool has a name a screen reader reads.
+    tools = page.locator(".leaflet-pm-toolbar a.leaflet-buttons-control-button")
+    assert tools.count() == 7
+    expect(page.get_by_role("button", name="Draw an area (polygon)")).to_be_visible()
+    expect(page.get_by_role("button", name="Delete features by clicking them")).to_be_visible()
+    assert_accessible(page)
 
     # Import a GeoJSON file: the server checks and measures it before it is drawn.
     upload = tmp_path / "site.geojson"
@@ -119,6 +129,7 @@ def test_import_a_site_save_it_then_draw_a_disturbed_area_with_geoman(
     expect(page.locator("#plan-map path.kind-disturbed_area")).to_have_count(1)
     expect(page.locator("#plan-map path.kind-site_boundary")).to_have_count(1)
     expect(page.get_by_test_id("feature-list").locator("li")).to_have_count(2)
+    assert_accessible(page)
 
     page.get_by_test_id("save").click()
     expect(page.get_by_test_id("plan-status")).to_contain_text("Revision 1 saved")
@@ -145,7 +156,7 @@ def test_import_a_site_save_it_then_draw_a_disturbed_area_with_geoman(
     # Saved without its dates, the server names the field; the page shows it and nothing saves.
     page.get_by_test_id("save").click()
     expect(page.get_by_test_id("plan-error")).to_contain_text(
-        "plan.site.features[2].properties.start: a disturbed_area needs start"
+        "feature 3 of the plan, start: a disturbed area needs start"
     )
     assert ControlPlan.objects.filter(application=draft).count() == 1
 
@@ -173,7 +184,20 @@ def test_import_a_site_save_it_then_draw_a_disturbed_area_with_geoman(
     expect(page.get_by_test_id("site-areas")).to_contain_text(
         re.compile(r"The plan disturbs [\d,]+ sq ft")
     )
+    assert_accessible(page)
     # The one expected error: the browser logs the refused save's 400 response.
     refused = "Failed to load resource: the server responded with a status of 400"
     assert [p for p in problems if refused not in p] == []
     assert not [p for p in problems if "Content Security Policy" in p]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_at_a_desk_the_map_page_is_accessible_and_its_tools_are_named(live_server, browser, draft):
+    page = browser.new_context(viewport=DESK).new_page()
+    sign_in(page, live_server.url)
+    page.goto(f"{live_server.url}/plans/applications/{draft.pk}/map/")
+    expect(page.locator("#plan-map.leaflet-container")).to_be_visible()
+    for name in ("Draw an area (polygon)", "Draw a rectangle", "Draw a line", "Draw a point"):
+        expect(page.get_by_role("button", name=name)).to_be_visible()
+    assert_accessible(page)
+    page.context.close()

@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
+from conftest import DESK, PHONE, assert_accessible
 from siltfence.apps.accounts.models import Membership, Role
 from siltfence.apps.documents.pdf import lines_to_pdf
 from siltfence.apps.permits import services
@@ -37,20 +38,25 @@ def test_apply_request_information_answer_approve_and_download_the_permit(
     live_server, browser, people, tmp_path
 ):
     base = live_server.url
-    applicant = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-    staff = browser.new_context().new_page()
+    applicant = browser.new_context(viewport=PHONE).new_page()
+    staff = browser.new_context(viewport=DESK).new_page()
 
     # The applicant checks the facts and applies from the answer, without retyping.
     sign_in(applicant, base, "owner")
     applicant.goto(f"{base}/")
     applicant.get_by_label("Disturbed area", exact=True).fill("6000")
     expect(applicant.get_by_test_id("verdict")).to_contain_text("Yes, a permit is required")
+    assert_accessible(applicant)
     applicant.get_by_role("button", name="Apply for this permit").click()
     expect(applicant.get_by_test_id("due-if-filed")).to_contain_text("§ 413-8D")
+    expect(applicant.get_by_test_id("steps")).to_contain_text("Step 2 of 4")
+    assert_accessible(applicant)
     applicant.get_by_label("Site address").fill("220 S Pacific St")
     applicant.get_by_label("Landowner (holder of fee title)").fill("Alex Schmid")
     applicant.get_by_role("button", name="Start the application").click()
     expect(applicant.get_by_test_id("status")).to_have_text("Draft")
+    expect(applicant.get_by_test_id("steps")).to_contain_text("Step 3 of 4")
+    assert_accessible(applicant)
 
     # Tick the plan statement's contents (§ 413-8C), upload the plan, file.
     for box in applicant.locator("input[name=items]").all():
@@ -67,14 +73,17 @@ def test_apply_request_information_answer_approve_and_download_the_permit(
     applicant.get_by_role("button", name="File the application").click()
     expect(applicant.get_by_test_id("status")).to_have_text("Under review")
     expect(applicant.get_by_test_id("clock")).to_contain_text("§ 413-8D")
+    assert_accessible(applicant)
 
     # Staff find it in the queue and ask for information in writing.
     sign_in(staff, base, "inspector")
     expect(staff.get_by_test_id("queue")).to_contain_text("220 S Pacific St")
+    assert_accessible(staff)
     staff.get_by_role("link", name=re.compile(r"^SP-\d{4}-")).first.click()
     staff.get_by_label("Information needed").fill("Show where the stockpiles go.")
     staff.get_by_role("button", name="Request information in writing").click()
     expect(staff.get_by_test_id("status")).to_have_text("Information requested")
+    assert_accessible(staff)
 
     # The applicant answers; the shorter clock starts.
     applicant.reload()
@@ -91,7 +100,10 @@ def test_apply_request_information_answer_approve_and_download_the_permit(
     staff.get_by_label("I understand this cannot be undone: the permit is issued at once.").check()
     staff.get_by_role("button", name="Approve and issue the permit").click()
     expect(staff.get_by_test_id("status")).to_have_text("Approved")
+    assert_accessible(staff)
     staff.get_by_role("link", name=re.compile(r"^SP-P-\d{4}-")).first.click()
+    expect(staff.get_by_test_id("expiry")).to_be_visible()
+    assert_accessible(staff)
     with staff.expect_download() as download:
         staff.get_by_role("link", name=re.compile(r"^permit-SP-P-")).click()
     saved = tmp_path / "permit.pdf"
