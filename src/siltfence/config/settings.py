@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "siltfence.apps.enforcement",
     "siltfence.apps.appeals",
     "siltfence.apps.web",
+    "siltfence.apps.rain",
     "django_tasks_db",
     "siltfence.apps.duties",
     "siltfence.apps.reminders",

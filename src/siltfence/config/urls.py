@@ -8,6 +8,13 @@ urlpatterns = [
     path("api/", api.urls),
     path("plans/", include("siltfence.apps.plans.urls")),
     path("rain/", include("siltfence.apps.rain.urls")),
+    path("", include("siltfence.apps.duties.urls")),
+    path("", include("siltfence.apps.reminders.urls")),
+    path("", include("siltfence.apps.sitelog.urls")),
+    path("", include("siltfence.apps.inspections.urls")),
+    path("", include("siltfence.apps.enforcement.urls")),
+    path("", include("siltfence.apps.enforcement.register_urls")),
+    path("", include("siltfence.apps.appeals.urls")),
     path("", include("siltfence.apps.web.urls")),
 ]
 
