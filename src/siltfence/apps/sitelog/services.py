@@ -28,7 +28,7 @@ from siltfence.core.timeline.events import parse_events, parse_moment
 NOT_PERMITTEE = "permit: only the permittee keeps this permit's site log"
 NOT_ACTIVE = "permit: the permit is {status}; its site log is closed"
 FUTURE = "at: {at} is in the future; record what happened, when it happened"
-BEFORE_PERMIT = "at: {at} is before the application was made ({made})"
+BEFORE_PERMIT = "at: {at} is before the application was filed ({made})"
 TOO_LONG = "{field}: at most {limit} characters"
 REQUIRED = "{field}: {what} is required for this entry"
 NOT_A_PHOTO = "photos: {name} is not a photo (a JPEG or PNG is expected)"
@@ -133,7 +133,7 @@ def site_log_record(
     current = (now or timezone.now()).astimezone(zone)
     if moment > current + datetime.timedelta(minutes=5):
         raise ActionRefused(FUTURE.format(at=moment.strftime("%Y-%m-%d %H:%M")), field="at")
-    made = permit.application.created_at.astimezone(zone)
+    made = (permit.application.received_at or permit.application.created_at).astimezone(zone)
     if moment < made - datetime.timedelta(days=1):
         raise ActionRefused(
             BEFORE_PERMIT.format(at=moment.date().isoformat(), made=made.date().isoformat()),

@@ -1,0 +1,143 @@
+"""Reminders before a duty falls due and when it is overdue, each sent once; calendar
+feeds at a secret address that parse as iCalendar and answer 404 once revoked."""
+
+from __future__ import annotations
+
+import datetime
+
+import icalendar
+import pytest
+from django.core import mail
+from django.test import Client
+from sitework import local, permit_issued
+
+from siltfence.apps.duties.services import (
+    permit_duties_recompute,
+    rain_days_record,
+    rain_sweep,
+    site_station_assign,
+    stations_sync,
+)
+from siltfence.apps.permits.errors import ActionRefused
+from siltfence.apps.reminders.models import ReminderSent
+from siltfence.apps.reminders.services import (
+    calendar_feed_create,
+    calendar_feed_revoke,
+    preference_set,
+    reminders_send,
+)
+
+pytestmark = pytest.mark.django_db
+MARSHFIELD = "USC00475120"
+
+
+@pytest.fixture
+def rained_on(people):
+    """A Spencer permit with rain on Wednesday 2026-07-08: the inspection is due Thursday
+    2026-07-09 (the next day, gap 3)."""
+    stations_sync()
+    permit = permit_issued(
+        applicant=people.applicant_a,
+        staff=people.staff["spencer-wi"],
+        village="spencer-wi",
+        filed=local(2026, 7, 1, 9),
+    )
+    site_station_assign(site=permit.application.site)
+    rain_days_record(station_id=MARSHFIELD, days={datetime.date(2026, 7, 8): 150}, source="t")
+    rain_sweep(day=datetime.date(2026, 7, 8))
+    return permit
+
+
+def test_the_permittee_and_staff_are_reminded_once_before_the_rain_inspection_falls_due(
+    rained_on, people
+):
+    as_of = local(2026, 7, 8, 20)
+    permit_duties_recompute(permit_ids=[rained_on.pk], as_of=as_of)
+    sent = reminders_send(as_of=as_of)
+    assert sent >= 2
+    to_applicant = [m for m in mail.outbox if people.applicant_a.email in m.to]
+    to_staff = [m for m in mail.outbox if people.staff["spencer-wi"].email in m.to]
+    assert len(to_applicant) == 1 and len(to_staff) == 1
+    body = to_applicant[0].body
+    assert "inspection after rain is due by Thursday July 9, 2026" in body
+    assert "§ 413-8E(3)(g)" in body
+    assert reminders_send(as_of=as_of) == 0
+    assert reminders_send(as_of=as_of + datetime.timedelta(hours=1)) == 0
+    assert len(mail.outbox) == 2
+
+
+def test_an_overdue_duty_is_reminded_once_more_as_overdue(rained_on, people):
+    early = local(2026, 7, 8, 20)
+    permit_duties_recompute(permit_ids=[rained_on.pk], as_of=early)
+    reminders_send(as_of=early)
+    late = local(2026, 7, 10, 9)  # the rain inspection was due through July 9
+    permit_duties_recompute(permit_ids=[rained_on.pk], as_of=late)
+    reminders_send(as_of=late)
+    reminders_send(as_of=late)
+    kinds = ReminderSent.objects.filter(
+        user=people.applicant_a, duty_kind="rain_inspection"
+    ).values_list("kind", flat=True)
+    assert sorted(kinds) == ["due_soon", "overdue"]
+    overdue = [
+        m for m in mail.outbox if "is overdue" in m.body and people.applicant_a.email in m.to
+    ]
+    assert len(overdue) == 1
+
+
+def test_a_person_who_turns_off_reminders_before_duties_gets_none(rained_on, people):
+    preference_set(user=people.applicant_a, due_soon=False, overdue=True, days_ahead="2")
+    as_of = local(2026, 7, 8, 20)
+    permit_duties_recompute(permit_ids=[rained_on.pk], as_of=as_of)
+    reminders_send(as_of=as_of)
+    assert not [m for m in mail.outbox if people.applicant_a.email in m.to]
+
+
+def test_a_reminder_is_sent_only_within_the_days_ahead_chosen(rained_on, people):
+    # Due through 2026-07-09 (ends at midnight into July 10). One day ahead: not yet on the
+    # morning of July 8 (more than 24 hours before), but on the morning of July 9.
+    preference_set(user=people.applicant_a, due_soon=True, overdue=True, days_ahead="1")
+    first = local(2026, 7, 8, 23, 0) - datetime.timedelta(hours=1)
+    permit_duties_recompute(permit_ids=[rained_on.pk], as_of=first)
+    reminders_send(as_of=first)
+    assert not [m for m in mail.outbox if people.applicant_a.email in m.to]
+    second = local(2026, 7, 9, 8)
+    permit_duties_recompute(permit_ids=[rained_on.pk], as_of=second)
+    reminders_send(as_of=second)
+    assert len([m for m in mail.outbox if people.applicant_a.email in m.to]) == 1
+
+
+@pytest.mark.parametrize("bad", ["0", "15", "two", "", "1.5"])
+def test_days_ahead_outside_1_to_14_is_refused_naming_the_field(people, bad):
+    with pytest.raises(ActionRefused) as refused:
+        preference_set(user=people.applicant_a, due_soon=True, overdue=True, days_ahead=bad)
+    assert refused.value.field == "days_ahead"
+
+
+def test_the_calendar_feed_parses_and_a_revoked_address_answers_404(rained_on, people):
+    permit_duties_recompute(permit_ids=[rained_on.pk], as_of=local(2026, 7, 8, 20))
+    feed = calendar_feed_create(user=people.applicant_a, permit=rained_on)
+    everything = calendar_feed_create(user=people.applicant_a)
+    client = Client()
+    answer = client.get(f"/calendar/{feed.token}.ics")
+    assert answer.status_code == 200
+    assert answer["Content-Type"].startswith("text/calendar")
+    calendar = icalendar.Calendar.from_ical(answer.content)
+    events = [c for c in calendar.walk("VEVENT")]
+    rain = [e for e in events if str(e["SUMMARY"]).startswith("Inspection after rain")]
+    assert len(rain) == 1
+    assert rain[0].decoded("DTSTART") == datetime.date(2026, 7, 9)
+    assert "§ 413-8E(3)(g)" in str(rain[0]["DESCRIPTION"])
+    assert client.get(f"/calendar/{everything.token}.ics").status_code == 200
+    calendar_feed_revoke(user=people.applicant_a, feed_id=feed.pk)
+    assert client.get(f"/calendar/{feed.token}.ics").status_code == 404
+    assert client.get("/calendar/not-a-token.ics").status_code == 404
+    assert client.get(f"/calendar/{everything.token}.ics").status_code == 200
+    with pytest.raises(ActionRefused):
+        calendar_feed_revoke(user=people.applicant_b, feed_id=everything.pk)
+
+
+def test_another_persons_feed_shows_only_what_its_owner_may_see(rained_on, people):
+    permit_duties_recompute(permit_ids=[rained_on.pk], as_of=local(2026, 7, 8, 20))
+    feed = calendar_feed_create(user=people.applicant_b)
+    calendar = icalendar.Calendar.from_ical(Client().get(f"/calendar/{feed.token}.ics").content)
+    assert list(calendar.walk("VEVENT")) == []

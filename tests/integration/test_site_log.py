@@ -1,0 +1,260 @@
+"""The permittee's site log: each entry is the timeline event that closes its duty, kept
+with its findings and photos in the audit record; bad input names its field and writes
+nothing; a draft sent twice is recorded once."""
+
+from __future__ import annotations
+
+import datetime
+import io
+
+import pytest
+from django.test import Client
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sitework import local, permit_issued
+
+from siltfence.apps.audit.chain import chain_verify
+from siltfence.apps.audit.models import AuditEvent
+from siltfence.apps.duties.models import PermitDuties
+from siltfence.apps.duties.services import (
+    permit_duties_recompute,
+    rain_days_record,
+    rain_sweep,
+    site_station_assign,
+    stations_sync,
+)
+from siltfence.apps.permits.errors import ActionRefused
+from siltfence.apps.permits.models import TimelineEvent
+from siltfence.apps.sitelog.models import SiteLogEntry
+from siltfence.apps.sitelog.services import Photo, site_log_record
+
+pytestmark = pytest.mark.django_db
+MARSHFIELD, MT_HOREB = "USC00475120", "USC00475674"
+
+
+def png() -> bytes:
+    # The smallest valid PNG: 1x1 pixel.
+    return bytes.fromhex(
+        "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+        "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082"
+    )
+
+
+@pytest.fixture
+def spencer_permit(people):
+    stations_sync()
+    permit = permit_issued(
+        applicant=people.applicant_a,
+        staff=people.staff["spencer-wi"],
+        village="spencer-wi",
+        filed=local(2026, 7, 1, 9),
+    )
+    site_station_assign(site=permit.application.site)
+    return permit
+
+
+def log(permit, user, kind, at, now=None, token="", photos=(), **data):
+    return site_log_record(
+        permit=permit,
+        user=user,
+        kind=kind,
+        at=at,
+        data=data,
+        photos=list(photos),
+        client_token=token,
+        now=now or local(2026, 7, 31, 12),
+    )
+
+
+def duty(permit, kind, as_of):
+    permit_duties_recompute(permit_ids=[permit.pk], as_of=as_of)
+    state = PermitDuties.objects.get(permit=permit)
+    return [d for d in state.duties if d["kind"] == kind]
+
+
+def test_an_inspection_logged_the_day_after_a_rain_closes_the_rain_inspection(
+    spencer_permit, people
+):
+    rain_days_record(station_id=MARSHFIELD, days={datetime.date(2026, 7, 8): 150}, source="t")
+    rain_sweep(day=datetime.date(2026, 7, 8))
+    [open_duty] = duty(spencer_permit, "rain_inspection", local(2026, 7, 8, 20))
+    assert open_duty["status"] == "open"
+    entry = log(
+        spencer_permit,
+        people.applicant_a,
+        "self_inspection",
+        "2026-07-09T10:15",
+        inspector="Jo Contractor",
+        phase="rough grading",
+        findings="Fence SF-1 sagging at the east corner",
+        repairs="Restaked SF-1",
+        photos=[Photo("fence.png", png(), "image/png")],
+    )
+    [closed] = duty(spencer_permit, "rain_inspection", local(2026, 7, 9, 20))
+    assert closed["status"] == "met"
+    assert closed["met_by"]["type"] == "self_inspection"
+    assert closed["met_by"]["id"] == entry.timeline_event.fields["id"]
+    assert entry.timeline_event.fields["inspector"] == "Jo Contractor"
+    assert entry.photos.count() == 1
+    audit = AuditEvent.objects.filter(action="site_log_self_inspection").get()
+    assert audit.citation == "§ 413-8E(3)(g)"
+    assert audit.after["repairs"] == "Restaked SF-1"
+    assert chain_verify().ok
+
+
+def test_a_draft_sent_twice_is_recorded_once(spencer_permit, people):
+    first = log(spencer_permit, people.applicant_a, "work_started", "2026-07-06T08:00", token="t1")
+    second = log(spencer_permit, people.applicant_a, "work_started", "2026-07-06T08:00", token="t1")
+    assert first.pk == second.pk
+    assert TimelineEvent.objects.filter(type="work_started").count() == 1
+
+
+def test_the_start_notice_logged_within_48_hours_closes_the_spencer_start_notice(
+    spencer_permit, people
+):
+    # § 413-8E(3)(a): within 48 hours of commencing. Started Monday 2026-07-06 08:00.
+    log(spencer_permit, people.applicant_a, "work_started", "2026-07-06T08:00")
+    [due] = duty(spencer_permit, "start_notice", local(2026, 7, 6, 12))
+    assert due["status"] == "open" and due["due"].startswith("2026-07-08T08:00")
+    log(spencer_permit, people.applicant_a, "start_notice_given", "2026-07-07T09:30")
+    [met] = duty(spencer_permit, "start_notice", local(2026, 7, 7, 12))
+    assert met["status"] == "met" and met["met_by"]["type"] == "start_notice_given"
+
+
+def test_new_glarus_no_runoff_record_lifts_the_inspection_the_station_rain_set(people):
+    stations_sync()
+    permit = permit_issued(
+        applicant=people.applicant_a,
+        staff=people.staff["new-glarus-wi"],
+        village="new-glarus-wi",
+        filed=local(2026, 7, 1, 9),
+    )
+    site_station_assign(site=permit.application.site)
+    log(permit, people.applicant_a, "work_started", "2026-07-06T08:00")
+    rain_days_record(station_id=MT_HOREB, days={datetime.date(2026, 7, 8): 200}, source="t")
+    rain_sweep(day=datetime.date(2026, 7, 8))
+    assert len(duty(permit, "rain_inspection", local(2026, 7, 8, 20))) == 1
+    with pytest.raises(ActionRefused) as refused:
+        log(permit, people.applicant_a, "no_runoff", "2026-07-08T18:00", evidence="")
+    assert refused.value.field == "evidence"
+    log(
+        permit,
+        people.applicant_a,
+        "no_runoff",
+        "2026-07-08T18:00",
+        evidence="Ground was dry; water stayed in the swale, nothing reached the street",
+    )
+    assert duty(permit, "rain_inspection", local(2026, 7, 8, 20)) == []
+
+
+@pytest.mark.parametrize(
+    ("kind", "at", "data", "field"),
+    [
+        ("self_inspection", "2026-07-09T10:00", {"phase": "grading"}, "inspector"),
+        ("self_inspection", "2026-07-09T10:00", {"inspector": "Jo"}, "phase"),
+        ("measure_installed", "2026-07-09T10:00", {}, "measure"),
+        ("area_inactive", "2026-07-09T10:00", {}, "area"),
+        ("work_started", "2026-13-01T10:00", {}, "at"),
+        ("work_started", "yesterday", {}, "at"),
+        ("work_started", "2026-08-01T10:00", {}, "at"),  # after "now" (2026-07-31 12:00)
+        ("work_started", "2026-06-01T10:00", {}, "at"),  # before the application was filed
+        ("dance", "2026-07-09T10:00", {}, "kind"),
+        (
+            "self_inspection",
+            "2026-07-09T10:00",
+            {"inspector": "J" * 201, "phase": "x"},
+            "inspector",
+        ),
+    ],
+)
+def test_bad_input_is_refused_naming_its_field_and_writes_nothing(
+    spencer_permit, people, kind, at, data, field
+):
+    before = (TimelineEvent.objects.count(), AuditEvent.objects.count())
+    with pytest.raises(ActionRefused) as refused:
+        log(spencer_permit, people.applicant_a, kind, at, **data)
+    assert refused.value.field == field
+    assert str(refused.value).startswith(f"{field}: ")
+    assert (TimelineEvent.objects.count(), AuditEvent.objects.count()) == before
+
+
+def test_a_pdf_is_not_taken_as_a_photo(spencer_permit, people):
+    from factories import plan_pdf
+
+    with pytest.raises(ActionRefused) as refused:
+        log(
+            spencer_permit,
+            people.applicant_a,
+            "work_started",
+            "2026-07-06T08:00",
+            photos=[Photo("x.pdf", plan_pdf("x"), "application/pdf")],
+        )
+    assert refused.value.field in ("file", "photos")
+    assert SiteLogEntry.objects.count() == 0
+
+
+def test_only_the_permittee_keeps_the_log(spencer_permit, people):
+    for user in (people.applicant_b, people.staff["spencer-wi"], people.inspector["spencer-wi"]):
+        with pytest.raises(ActionRefused) as refused:
+            log(spencer_permit, user, "work_started", "2026-07-06T08:00")
+        assert refused.value.field == "permit"
+
+
+@settings(
+    max_examples=40, deadline=2000, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    kind=st.sampled_from(["self_inspection", "measure_installed", "area_stabilized", "x"]),
+    at=st.text(max_size=30),
+    inspector=st.text(max_size=250),
+    phase=st.text(max_size=50),
+    measure=st.text(max_size=80),
+)
+def test_any_input_is_recorded_or_refused_with_a_field_never_a_crash(
+    spencer_permit, people, kind, at, inspector, phase, measure
+):
+    try:
+        log(
+            spencer_permit,
+            people.applicant_a,
+            kind,
+            at,
+            inspector=inspector,
+            phase=phase,
+            measure=measure,
+            area=measure,
+        )
+    except ActionRefused as exc:
+        assert exc.field in ("kind", "at", "inspector", "phase", "measure", "area")
+
+
+def test_the_log_page_takes_an_entry_without_javascript_and_shows_the_error_otherwise(
+    spencer_permit, people
+):
+    client = Client()
+    client.force_login(people.applicant_a)
+    url = f"/permits/{spencer_permit.pk}/log/"
+    page = client.get(url)
+    assert page.status_code == 200
+    assert b'accept="image/*"' in page.content and b"capture=" in page.content
+    bad = client.post(url, {"kind": "self_inspection", "at": "2026-07-09T10:00", "phase": "x"})
+    assert bad.status_code == 400
+    assert b"inspector: the name of the person inspecting is required" in bad.content
+    photo = io.BytesIO(png())
+    photo.name = "site.png"
+    good = client.post(
+        url,
+        {
+            "kind": "self_inspection",
+            "at": "2026-07-09T10:00",
+            "inspector": "Jo",
+            "phase": "grading",
+            "client_token": "abc",
+            "photos": photo,
+        },
+    )
+    assert good.status_code == 302
+    assert SiteLogEntry.objects.get().photos.count() == 1
+    other = Client()
+    other.force_login(people.applicant_b)
+    assert other.get(url).status_code == 404
