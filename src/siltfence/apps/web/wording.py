@@ -20,6 +20,7 @@ def plain(exc: SiltfenceError) -> str:
     return message[:1].upper() + message[1:]
 
 
+DECISIONS = ("review_decision", "re_review_decision")
 MET_BY = {
     "information_requested": " by a written request for information",
     "application_approved": " by the approval",
@@ -52,8 +53,10 @@ def duty_words(duty: dict[str, Any], *, zone: str) -> dict[str, Any]:
         how = MET_BY.get(str(met_by.get("type")), "")
         late = ", late" if duty.get("late") else ""
         state, label = "met", f"met on {met_on}{how} (due {when(due, zone)}{late})"
-    else:
+    elif duty["kind"] in DECISIONS:
         state, label = "running", f"due {when(due, zone)}, clock running"
+    else:
+        state, label = "running", f"due {when(due, zone)}"
     return {**duty, "state": state, "label": label, "met_on": met_on}
 
 
