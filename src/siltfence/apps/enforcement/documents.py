@@ -250,7 +250,7 @@ def notice_of_intent_lines(*, ordinance: Ordinance, case: Any, action: Any) -> l
     ]
     if certify:
         lines.append(
-            "The costs of the work, plus interest, will be billed; costs not paid: "
+            "The costs of the work, plus interest, will be billed. "
             f"{certify[0]['says']} [{certify[0]['citation']}]."
         )
     lines += ["", f"{ordinance.authority_title}, {ordinance.name}"]

@@ -230,14 +230,14 @@ class _Echo:
 
 
 CSV_HEADER = [
-    "permit",
-    "village",
-    "address",
-    "issued_on",
-    "expires_on",
-    "status",
-    "stop_work_order_in_force",
-    "orders",
+    "Permit",
+    "Village",
+    "Site address",
+    "Issued",
+    "Valid through",
+    "Status",
+    "Stop-work order in force",
+    "Orders posted",
 ]
 
 

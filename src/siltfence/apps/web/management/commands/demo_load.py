@@ -166,6 +166,9 @@ class Command(BaseCommand):
             self.stdout.write("Demo applications already loaded.")
         else:
             self._applications(villages, users)
+        from siltfence.apps.enforcement.demo import enforcement_demo_load
+
+        enforcement_demo_load(villages, users)
         self._print_logins()
 
     def _users(self, villages: dict[str, Village]) -> dict[str, Any]:

@@ -1,0 +1,101 @@
+"""Demo enforcement records, through the services: in Spencer a violation with a
+stop-work order and a notice of intent; in New Glarus a stop-work order under appeal with
+its hearing set, and a public report waiting for review. Idempotent."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from siltfence.apps.enforcement import services as s
+from siltfence.apps.enforcement.models import EnforcementCase
+from siltfence.apps.permits.models import Permit, Village
+
+
+@transaction.atomic
+def enforcement_demo_load(villages: dict[str, Village], users: dict[str, Any]) -> bool:
+    if EnforcementCase.objects.exists():
+        return False
+    from siltfence.apps.appeals.services import appeal_file, appeal_hearing_schedule
+
+    now = timezone.now()
+    ago = lambda days: now - datetime.timedelta(days=days)  # noqa: E731
+    spencer_staff = users["spencer-building-inspector"]
+    permit = (
+        Permit.objects.filter(village_id="spencer-wi", status="active")
+        .order_by("issued_on")
+        .first()
+    )
+    if permit is not None:
+        violation = s.violation_record(
+            village=villages["spencer-wi"],
+            recorded_by=users["spencer-field-inspector"],
+            source="inspection",
+            description="Silt fence down along the east lot line; sediment in the street gutter.",
+            provision="§ 413-7B(5)(c)",
+            days_from=ago(14).date(),
+            at=ago(14),
+            permit=permit,
+            party_name="Becker Excavating",
+            party_role="subcontractor",
+        )
+        case = violation.case
+        s.stop_work_order_post(
+            case=case, staff=spencer_staff, at=ago(13), grounds=["plan-not-followed"]
+        )
+        s.notice_of_intent_issue(
+            case=case,
+            staff=spencer_staff,
+            at=ago(3),
+            work="Reset and re-trench 200 feet of silt fence on the east line; sweep the street.",
+        )
+    ng_staff = users["newglarus-administrator"]
+    ng_permit = (
+        Permit.objects.filter(village_id="new-glarus-wi", status="active")
+        .order_by("-issued_on")
+        .first()
+    )
+    if ng_permit is not None:
+        case = s.violation_record(
+            village=villages["new-glarus-wi"],
+            recorded_by=ng_staff,
+            source="observation",
+            description="Stockpile against the storm inlet on 2nd St, no barrier.",
+            provision="§ 135-11",
+            days_from=ago(6).date(),
+            days_to=ago(5).date(),
+            at=ago(5),
+            permit=ng_permit,
+        ).case
+        order = s.stop_work_order_post(
+            case=case, staff=ng_staff, at=ago(5), grounds=["conditions-not-met"]
+        )
+        appeal = appeal_file(
+            village=villages["new-glarus-wi"],
+            filed_by=ng_staff,
+            on=ago(3).date(),
+            appellant_name=ng_permit.application.applicant.get_full_name(),
+            standing="aggrieved_person",
+            grounds="The stockpile was moved the same afternoon; the barrier was in place.",
+            action=order,
+        )
+        appeal_hearing_schedule(
+            appeal=appeal,
+            user=ng_staff,
+            hearing_at=now + datetime.timedelta(days=10),
+            notice_given_on=ago(2).date(),
+            notice_to=f"{appeal.appellant_name}; the Village Administrator",
+            place="Village Hall, 319 2nd St",
+        )
+    s.complaint_file(
+        village=villages["new-glarus-wi"],
+        description="Muddy water running from the new lots into the creek after the rain.",
+        at=ago(1),
+        address="Swiss Valley Subdivision, New Glarus",
+        name="A neighbour",
+        phone="608-555-0100",
+    )
+    return True

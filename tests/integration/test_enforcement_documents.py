@@ -1,0 +1,326 @@
+"""Golden snapshots of the enforcement and appeal documents (test_documents.py's habit).
+
+The text is laid out from fixed records in both villages, so any change to the wording,
+the sections, the bodies or the officers shows in review as a diff of the snapshot.
+Regenerate on purpose with SILTFENCE_UPDATE_SNAPSHOTS=1 and read the diff first.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+from decimal import Decimal
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from siltfence.apps.appeals.documents import decision_lines
+from siltfence.apps.documents.pdf import lines_to_pdf
+from siltfence.apps.enforcement.documents import (
+    certification_lines,
+    complaint_lines,
+    invoice_lines,
+    notice_of_intent_lines,
+    placard_lines,
+    placard_pdf,
+    referral_lines,
+    revocation_lines,
+)
+from siltfence.core.ordinance.loader import load
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+UTC = datetime.UTC
+VILLAGES = ["spencer-wi", "new-glarus-wi"]
+# 15:30 UTC on July 1, 2026 is 10:30 a.m. Central daylight time.
+POSTED = datetime.datetime(2026, 7, 1, 15, 30, tzinfo=UTC)
+
+
+def _check(name: str, lines: list[str]) -> None:
+    text = "\n".join(lines) + "\n"
+    path = SNAPSHOTS / name
+    if os.environ.get("SILTFENCE_UPDATE_SNAPSHOTS") == "1":
+        path.write_text(text)
+    assert path.exists(), f"no snapshot {path.name}; run with SILTFENCE_UPDATE_SNAPSHOTS=1"
+    assert text == path.read_text()
+
+
+class _Rows:
+    def __init__(self, rows: list[Any]) -> None:
+        self.rows = rows
+
+    def filter(self, **_: Any) -> _Rows:
+        return self
+
+    def order_by(self, *_: Any) -> _Rows:
+        return self
+
+    def first(self) -> Any:
+        return self.rows[0] if self.rows else None
+
+    def all(self) -> list[Any]:
+        return self.rows
+
+    def __iter__(self) -> Any:
+        return iter(self.rows)
+
+
+def _case(village: str, order: Any = None) -> SimpleNamespace:
+    violation = SimpleNamespace(
+        provision="§ 413-7B(4)" if village == "spencer-wi" else "§ 135-11",
+        provision_heading="Applicability and requirements"
+        if village == "spencer-wi"
+        else "Enforcement",
+        days_from=datetime.date(2026, 7, 1),
+        days_to=datetime.date(2026, 7, 3),
+        description="Storm inlet on Park St not protected.",
+    )
+    return SimpleNamespace(
+        number="SP-E-2026-0001",
+        village_id=village,
+        address="220 S Pacific St",
+        parcel_number="031-1040",
+        application_id=7,
+        application=SimpleNamespace(permit=SimpleNamespace(number="SP-P-2026-0003")),
+        violations=_Rows([violation]),
+        actions=_Rows([order] if order else []),
+    )
+
+
+def _order(village: str) -> SimpleNamespace:
+    ordinance = load(village)
+    grounds = ordinance.rules["enforcement"]["stop_work_order"]["grounds"]
+    return SimpleNamespace(
+        kind="stop_work_order",
+        at=POSTED,
+        citation=ordinance.rules["enforcement"]["stop_work_order"]["citation"],
+        grounds=[dict(grounds[2])],
+        details={},
+        note="",
+    )
+
+
+@pytest.mark.parametrize("village", VILLAGES)
+def test_the_stop_work_placard_states_its_sections_grounds_and_how_to_appeal(village: str) -> None:
+    ordinance = load(village)
+    order = _order(village)
+    lines = placard_lines(ordinance=ordinance, case=_case(village), action=order)
+    _check(f"stop-work-placard-{village}.txt", lines)
+    text = "\n".join(lines)
+    # Posted 10:30 a.m. Central daylight time on July 1, 2026.
+    assert "Posted: July 1, 2026 at 10:30 a.m." in text
+    assert "§ 413-10A(3)" in text if village == "spencer-wi" else "§ 135-11A(3)" in text
+    assert ("§ 413-12B" if village == "spencer-wi" else "§ 135-12B") in text
+    assert placard_pdf(lines, title="placard").startswith(b"%PDF")
+
+
+@pytest.mark.parametrize("village", VILLAGES)
+def test_the_notice_of_intent_names_the_work_and_when_it_may_begin(village: str) -> None:
+    ordinance = load(village)
+    action = SimpleNamespace(
+        kind="notice_of_intent",
+        at=datetime.datetime(2026, 7, 11, 13, tzinfo=UTC),
+        citation="§ 413-10E" if village == "spencer-wi" else "§ 135-11E",
+        details={
+            "work": "Reinstall silt fence on the east line.",
+            "work_from": "2026-07-26" if village == "spencer-wi" else "2026-07-11",
+        },
+    )
+    lines = notice_of_intent_lines(
+        ordinance=ordinance, case=_case(village, _order(village)), action=action
+    )
+    _check(f"notice-of-intent-{village}.txt", lines)
+
+
+@pytest.mark.parametrize("village", VILLAGES)
+def test_the_revocation_gives_the_date_it_became_lawful_and_the_reasons(village: str) -> None:
+    ordinance = load(village)
+    action = SimpleNamespace(
+        kind="revocation",
+        at=datetime.datetime(2026, 7, 12, 14, tzinfo=UTC),
+        citation="§ 413-10B" if village == "spencer-wi" else "§ 135-11B",
+        details={"lawful_from": "2026-07-12", "because": "stop work order posted 2026-07-01"},
+        note="The permittee did not comply within the time allowed.",
+    )
+    _check(
+        f"revocation-{village}.txt",
+        revocation_lines(ordinance=ordinance, case=_case(village), action=action),
+    )
+
+
+@pytest.mark.parametrize("village", VILLAGES)
+def test_the_invoice_lists_the_costs_and_the_interest_rate_or_that_none_was_set(
+    village: str,
+) -> None:
+    ordinance = load(village)
+    costs = _Rows(
+        [
+            SimpleNamespace(
+                incurred_on=datetime.date(2026, 7, 26),
+                get_category_display=lambda: "Labour",
+                description="Public works crew, 8 hours",
+                amount=Decimal("600.00"),
+            ),
+            SimpleNamespace(
+                incurred_on=datetime.date(2026, 7, 26),
+                get_category_display=lambda: "Materials",
+                description="Silt fence, 300 ft",
+                amount=Decimal("400.00"),
+            ),
+        ]
+    )
+    work = SimpleNamespace(citation="§ 413-10E" if village == "spencer-wi" else "§ 135-11E")
+    case = _case(village)
+    case.actions = _Rows([work])
+    rate = Decimal("12") if village == "spencer-wi" else None
+    invoice = SimpleNamespace(
+        number="SP-INV-2026-0001",
+        issued_on=datetime.date(2026, 8, 1),
+        due_on=datetime.date(2026, 8, 31),
+        principal=Decimal("1000.00"),
+        interest_rate_percent=rate,
+        interest_authority="Building Inspector order 2026-1" if rate else "",
+        costs=costs,
+    )
+    lines = invoice_lines(ordinance=ordinance, case=case, invoice=invoice)
+    _check(f"invoice-{village}.txt", lines)
+    assert "Total due: $1,000.00" in lines
+
+
+@pytest.mark.parametrize("village", VILLAGES)
+def test_the_tax_roll_certification_names_the_statute_officer_and_amounts(
+    village: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from siltfence.apps.enforcement import models
+
+    invoice = SimpleNamespace(
+        number="SP-INV-2026-0001",
+        issued_on=datetime.date(2026, 8, 1),
+        due_on=datetime.date(2026, 8, 31),
+        principal=Decimal("1000.00"),
+        paid_amount=Decimal("0.00"),
+        paid_on=None,
+        interest_rate_percent=Decimal("12"),
+    )
+    monkeypatch.setattr(models.Invoice, "objects", SimpleNamespace(get=lambda **_: invoice))
+    ordinance = load(village)
+    action = SimpleNamespace(
+        at=datetime.datetime(2026, 9, 30, 14, tzinfo=UTC),
+        citation="§ 413-10E" if village == "spencer-wi" else "§ 135-11E",
+        details={
+            "invoice": invoice.number,
+            "principal_unpaid": "1000.00",
+            "interest": "9.86",
+            "total": "1009.86",
+            "parcel": "031-1040",
+        },
+    )
+    lines = certification_lines(ordinance=ordinance, case=_case(village), action=action)
+    _check(f"tax-roll-certification-{village}.txt", lines)
+    text = "\n".join(lines)
+    if village == "spencer-wi":
+        assert "Village Administrator-Clerk/Treasurer" in text and "§ 66.0703, Wis. Stats." in text
+    else:
+        assert "Clerk-Treasurer" in text and "Subch. VII of Ch. 66, Wis. Stats." in text
+
+
+@pytest.mark.parametrize("village", VILLAGES)
+def test_the_referrals_go_to_the_village_attorney_with_the_record(village: str) -> None:
+    ordinance = load(village)
+    case = _case(village)
+    cease = SimpleNamespace(
+        kind="cease_and_desist_referral",
+        at=datetime.datetime(2026, 7, 12, 14, tzinfo=UTC),
+        citation="§ 413-10C" if village == "spencer-wi" else "§ 135-11C",
+        details={"lawful_from": "2026-07-12", "because": "stop work order posted 2026-07-01"},
+        note="",
+    )
+    forfeiture = SimpleNamespace(
+        kind="prosecution_referral",
+        at=datetime.datetime(2026, 7, 12, 14, tzinfo=UTC),
+        citation=ordinance.rules["enforcement"]["forfeiture"]["citation"],
+        details={
+            "days": 3,
+            "first_day": "2026-07-01",
+            "last_day": "2026-07-03",
+            **(
+                {"source": "not_entered"}
+                if village == "spencer-wi"
+                else {
+                    "source": "chapter",
+                    "min_per_day": 100,
+                    "max_per_day": 500,
+                    "min": 300,
+                    "max": 1500,
+                }
+            ),
+        },
+        note="",
+    )
+    injunction = SimpleNamespace(
+        kind="injunction_referral",
+        at=datetime.datetime(2026, 7, 12, 14, tzinfo=UTC),
+        citation=ordinance.rules["enforcement"]["injunction"]["citation"],
+        details={"says": ordinance.rules["enforcement"]["injunction"]["says"]},
+        note="",
+    )
+    for action in (cease, forfeiture, injunction):
+        lines = referral_lines(ordinance=ordinance, case=case, action=action)
+        _check(f"{action.kind.replace('_', '-')}-{village}.txt", lines)
+        assert "To: Village Attorney" in lines
+    text = "\n".join(referral_lines(ordinance=ordinance, case=case, action=forfeiture))
+    if village == "spencer-wi":
+        assert "the amount set by § 1-3, not entered" in text
+    else:
+        assert "$100.00 to $500.00; for all days: $300.00 to $1,500.00" in text
+        assert "Plus the costs of prosecution." in text
+    if village == "new-glarus-wi":
+        assert (
+            "This order may not be appealed to the Zoning Board of Appeals [§ 135-12A(1)]."
+            in "\n".join(referral_lines(ordinance=ordinance, case=case, action=cease))
+        )
+
+
+@pytest.mark.parametrize("village", VILLAGES)
+def test_the_appeal_decision_states_the_hearing_decision_and_retraction(village: str) -> None:
+    ordinance = load(village)
+    appeal = SimpleNamespace(
+        kind="appeal",
+        number="NG-A-2026-0001",
+        appellant_name="Alex Schmid",
+        appellant_standing="permittee" if village == "spencer-wi" else "aggrieved_person",
+        decision_appealed="Stop-work order of July 1, 2026, case SP-E-2026-0001",
+        filed_on=datetime.date(2026, 7, 2),
+        hearing_at=datetime.datetime(2026, 7, 14, 23, tzinfo=UTC),
+        hearing_place="Village Hall",
+        notice_given_on=datetime.date(2026, 7, 6),
+        notice_to="Alex Schmid",
+        grounds="The fence was up.",
+        decision="reverse",
+        get_decision_display=lambda: "Reversed",
+        decided_at=datetime.datetime(2026, 7, 15, 1, tzinfo=UTC),
+        decision_reasons="The photographs show the neighbouring lot.",
+        modification="",
+        findings={},
+        action=SimpleNamespace(kind="stop_work_order"),
+    )
+    lines = decision_lines(ordinance=ordinance, appeal=appeal)
+    _check(f"appeal-decision-{village}.txt", lines)
+    assert lines_to_pdf(lines, title="decision").startswith(b"%PDF")
+
+
+def test_the_complaint_acknowledgement_holds_no_contact_details() -> None:
+    ordinance = load("spencer-wi")
+    violation = SimpleNamespace(
+        pk=12,
+        reported_at=POSTED,
+        address="44.75730, -90.29660",
+        description="Mud on Park St.",
+        photos=SimpleNamespace(count=lambda: 2),
+        complainant_name="Pat Neighbor",
+        complainant_email="pat@example.org",
+    )
+    lines = complaint_lines(ordinance=ordinance, violation=violation)
+    _check("complaint-acknowledgement-spencer-wi.txt", lines)
+    assert not any("Pat" in line or "example.org" in line for line in lines)
