@@ -172,3 +172,34 @@ def rain_used_text(used: dict[str, Any]) -> str:
     ]
     lines.extend(f"  - {note['says']}" for note in used["notes"])
     return "\n".join(lines) + "\n"
+
+
+@rain_app.command("import")
+def import_(
+    paths: Annotated[list[Path], typer.Argument(help="Rain files (any supported layout)")],
+    station: Annotated[
+        str | None, typer.Option(help="Station ID, for a file that names none")
+    ] = None,
+    units: Annotated[
+        Units | None,
+        typer.Option(help="Units of a Climate Data Online export when the file cannot tell"),
+    ] = None,
+    batch_size: Annotated[int, typer.Option(min=1, help="Days written a transaction")] = 1000,
+) -> None:
+    """Import rain files into the database, with a progress bar. Importing a file twice
+    changes nothing; an import killed part way is completed by running it again."""
+    import os
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "siltfence.config.settings")
+    import django
+
+    django.setup()
+    from siltfence.apps.rain.progress import import_with_progress
+
+    import_with_progress(
+        paths,
+        station=station,
+        units=units.value if units is not None else None,
+        batch_size=batch_size,
+        out=sys.stdout,
+    )

@@ -18,7 +18,7 @@ STATION_ID = re.compile(r"[A-Za-z0-9_.-]{1,40}")
 NAMES_STATIONS = ("ghcn-dly", "ghcn-csv", "cdo-csv")
 
 
-class _RegisteredAndFirst:
+class RegisteredAndFirst:
     """The stations to keep when none was named: the registered ones, and the first the
     file holds (so a one-station file of any station is read, and a by_year file keeps
     only the registered stations)."""
@@ -89,7 +89,7 @@ def open_rain(
         if station is not None:
             rain.keep_only({station.encode("ascii")})
         else:
-            rain.keep_only(_RegisteredAndFirst({s.encode() for s in registry()}))
+            rain.keep_only(RegisteredAndFirst({s.encode() for s in registry()}))
     records = collect(rain.readings())
     notes: list[str] = []
     if rain.format in NAMES_STATIONS:

@@ -1,0 +1,22 @@
+from __future__ import annotations
+
+from django import forms
+
+
+class RainImportForm(forms.Form):
+    file = forms.FileField(
+        label="Rain file",
+        help_text="NOAA GHCN-Daily, Climate Data Online, "
+        "a daily CSV in inches, or a gauge CSV (timestamp,rain_in)",
+    )
+    station = forms.CharField(
+        label="Station ID",
+        required=False,
+        max_length=40,
+        help_text="Only for a file that names no station (the daily CSV, a gauge)",
+    )
+    units = forms.ChoiceField(
+        label="Units of a Climate Data Online export",
+        required=False,
+        choices=[("", "tell from the file"), ("inch", "inches (Standard)"), ("mm", "mm (Metric)")],
+    )

@@ -1,0 +1,9 @@
+from django.urls import path
+
+from siltfence.apps.rain import views
+
+app_name = "rain"
+
+urlpatterns = [
+    path("import/", views.import_page, name="import"),
+]

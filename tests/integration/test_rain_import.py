@@ -1,0 +1,215 @@
+"""Importing rain files into the database: idempotent, resumable after a kill, all or
+nothing for a bad file, and the staff upload page.
+
+The amounts are the fixtures' (NOAA's May 2024 record of Milwaukee Mitchell, in tenths of
+a millimetre, as published): on 2024-05-07 the station measured 31.0 mm.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
+from django.db import connection
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from siltfence.apps.rain.models import RainDay, Station
+from siltfence.apps.rain.services import rain_file_import
+from siltfence.core.errors import SiltfenceError
+
+FIXTURES = Path(__file__).resolve().parents[1] / "unit" / "rain" / "fixtures"
+BY_STATION = FIXTURES / "USW00014839-by_station.csv"
+
+
+def table() -> list[tuple]:
+    return list(
+        RainDay.objects.order_by("station_id", "day").values_list(
+            "station_id", "day", "tenths_mm", "set_aside", "source"
+        )
+    )
+
+
+@pytest.mark.django_db
+def test_importing_a_file_twice_changes_nothing_the_second_time():
+    first = rain_file_import(path=BY_STATION)
+    assert (first.new, first.changed, first.unchanged) == (31, 0, 0)
+    stored = table()
+    assert len(stored) == 31
+    day = {row[1]: row for row in stored}
+    assert day[datetime.date(2024, 5, 7)][2] == 310
+    assert day[datetime.date(2024, 5, 5)][2] == 0  # a trace is no measurable rain
+    # 2024-05-16 carries quality flag K: kept as a day with no amount, and why
+    assert day[datetime.date(2024, 5, 16)][2:4] == (
+        None,
+        "failed NOAA's quality control (Q flag K)",
+    )
+    station = Station.objects.get()
+    assert (station.id, station.name, station.latitude) == (
+        "USW00014839",
+        "MILWAUKEE MITCHELL AP",
+        42.955,
+    )
+
+    second = rain_file_import(path=BY_STATION)
+    assert (second.new, second.changed, second.unchanged) == (0, 0, 31)
+    assert table() == stored
+
+
+@pytest.mark.django_db
+def test_a_corrected_value_changes_only_that_day(tmp_path):
+    rain_file_import(path=BY_STATION)
+    corrected = tmp_path / "corrected.csv"
+    corrected.write_text(
+        BY_STATION.read_text().replace(
+            "USW00014839,20240507,PRCP,310,", "USW00014839,20240507,PRCP,312,"
+        )
+    )
+    result = rain_file_import(path=corrected)
+    assert (result.new, result.changed, result.unchanged) == (0, 1, 30)
+    assert RainDay.objects.get(day=datetime.date(2024, 5, 7)).tenths_mm == 312
+
+
+@pytest.mark.django_db
+def test_a_bad_line_at_the_end_of_a_file_writes_nothing(tmp_path):
+    bad = tmp_path / "bad.csv"
+    bad.write_text(BY_STATION.read_text() + "USW00014839,20240601,PRCP,x,,,W,2400\n")
+    with pytest.raises(SiltfenceError, match=r"^rain: line 63: DATA VALUE"):
+        rain_file_import(path=bad)
+    assert RainDay.objects.count() == 0
+    assert Station.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_a_file_that_names_no_station_needs_one_and_a_gauge_is_summed_by_day():
+    with pytest.raises(SiltfenceError, match=r"^station: the file names no station"):
+        rain_file_import(path=FIXTURES / "gauge-minutes.csv")
+    call_command("rain_import", str(FIXTURES / "gauge-minutes.csv"), "--station", "SITE-7")
+    days = dict(RainDay.objects.values_list("day", "tenths_mm"))
+    # 0.25 + 0.40 + 0.05 + 0.30 in on May 7 local = 1.00 in = 25.4 mm
+    assert days[datetime.date(2024, 5, 7)] == 254
+    assert Station.objects.get().id == "SITE-7"
+
+
+def many_days_file(path: Path) -> dict[tuple[str, datetime.date], int]:
+    """60,000 station-days in the GHCN-Daily CSV layout, and what each should hold."""
+    expected = {}
+    start = datetime.date(1960, 1, 1)
+    with path.open("w") as out:
+        for index in range(20_000):
+            day = start + datetime.timedelta(days=index)
+            stamp = day.strftime("%Y%m%d")
+            for number, station in enumerate(["USC00475573", "USW00014837", "USW00014839"]):
+                value = (index * 7 + number * 13) % 97
+                out.write(f"{station},{stamp},PRCP,{value},,,W,2400\n")
+                expected[(station, day)] = value
+    return expected
+
+
+def database_url() -> str:
+    settings = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{settings['NAME']}"
+    return (
+        f"postgres://{settings['USER']}:{settings['PASSWORD']}@{settings['HOST'] or 'localhost'}"
+        f":{settings['PORT'] or 5432}/{settings['NAME']}"
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_import_killed_part_way_loses_and_duplicates_nothing_when_run_again(tmp_path):
+    big = tmp_path / "three-stations.csv"
+    expected = many_days_file(big)
+    command = [
+        sys.executable,
+        "-c",
+        "from siltfence.cli.main import run; run()",
+        "rain",
+        "import",
+        str(big),
+        "--batch-size",
+        "250",
+    ]
+    env = {**os.environ, "DATABASE_URL": database_url(), "COLUMNS": "200"}
+    child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while RainDay.objects.count() < 2_000:
+        assert child.poll() is None, child.stderr.read() if child.stderr else ""
+        assert time.monotonic() < deadline, "the import wrote nothing in two minutes"
+        time.sleep(0.02)
+    child.send_signal(signal.SIGKILL)
+    child.wait(timeout=30)
+    after_kill = RainDay.objects.count()
+    assert 2_000 <= after_kill < len(expected), "the kill must land part way"
+    assert after_kill % 250 == 0  # whole batches only: nothing half-written
+
+    rerun = rain_file_import(path=big, batch_size=250)
+    assert (rerun.new, rerun.changed, rerun.unchanged) == (
+        len(expected) - after_kill,
+        0,
+        after_kill,
+    )
+    stored = {
+        (station, day): tenths
+        for station, day, tenths in RainDay.objects.values_list("station_id", "day", "tenths_mm")
+    }
+    assert stored == expected
+    assert RainDay.objects.count() == len(expected) == 60_000
+
+
+@pytest.mark.django_db
+def test_staff_import_a_file_on_the_page_and_others_may_not(client, people, settings):
+    staff = people.staff["new-glarus-wi"]
+    client.force_login(people.applicant_a)
+    assert client.get("/rain/import/").status_code == 403
+    client.force_login(staff)
+    page = client.get("/rain/import/")
+    assert page.status_code == 200
+    assert b"No rain imported yet." in page.content
+    upload = SimpleUploadedFile("may.csv", BY_STATION.read_bytes(), content_type="text/csv")
+    done = client.post("/rain/import/", {"file": upload})
+    assert done.status_code == 200
+    assert b"may.csv: 31 day(s) of USW00014839 (31 days): 31 new, 0 changed" in done.content
+    assert RainDay.objects.count() == 31
+
+    bad = SimpleUploadedFile("notes.csv", b"name,address\nJo,Main\n", content_type="text/csv")
+    refused = client.post("/rain/import/", {"file": bad})
+    assert refused.status_code == 400
+    assert b"rain: line 1: not a rain file siltfence reads" in refused.content
+
+    settings.SILTFENCE_UPLOAD_MAX_BYTES = 100
+    again = SimpleUploadedFile("may.csv", BY_STATION.read_bytes(), content_type="text/csv")
+    too_big = client.post("/rain/import/", {"file": again})
+    assert too_big.status_code == 400
+    assert b"larger than 100 bytes" in too_big.content
+    assert RainDay.objects.count() == 31
+
+
+@settings(
+    deadline=5000,
+    max_examples=40,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    content=st.one_of(st.binary(max_size=300), st.just(BY_STATION.read_bytes())),
+    station=st.text(max_size=45),
+    units=st.text(max_size=6),
+)
+@pytest.mark.django_db
+def test_any_upload_on_the_page_is_imported_or_refused_never_a_server_error(
+    client, people, content, station, units
+):
+    client.force_login(people.staff["spencer-wi"])
+    upload = SimpleUploadedFile("rain.csv", content, content_type="text/csv")
+    response = client.post("/rain/import/", {"file": upload, "station": station, "units": units})
+    assert response.status_code in (200, 400)
+    if response.status_code == 400:
+        assert b"usa-error-message" in response.content or b"usa-alert--error" in response.content
