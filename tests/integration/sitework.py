@@ -26,6 +26,7 @@ def permit_issued(
     filed: datetime.datetime,
     address: str = "220 S Pacific St",
     approved: datetime.datetime | None = None,
+    plan: dict | None = None,
 ) -> Permit:
     """An application filed at ``filed`` and approved two days later (or at ``approved``)."""
     place = Village.objects.get(pk=village)
@@ -38,6 +39,11 @@ def permit_issued(
         description="test project",
         parties=[{"role": "landowner", "name": "Alex Schmid"}],
     )
+    if plan is not None:
+        from siltfence.apps.plans.services import control_plan_save
+
+        control_plan_save(application=application, user=applicant, plan_json=plan)
+        application.refresh_from_db()
     contents = (application.determination.get("plan") or {}).get("contents", [])
     services.application_checklist_set(
         application=application, user=applicant, items=list(range(len(contents)))

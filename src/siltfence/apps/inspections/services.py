@@ -99,10 +99,13 @@ def checklist_for(permit: Permit) -> list[dict[str, str]]:
         counts[kind] = counts.get(kind, 0) + 1
         name, look, requirement = MEASURES[kind]
         ident = str(props.get("id") or props.get("name") or counts[kind])
+        label = f"{name} {ident}"
+        if kind == "inlet_protection" and props.get("inlet") and not props.get("id"):
+            ident, label = f"at-{props['inlet']}", f"{name} at inlet {props['inlet']}"
         items.append(
             {
                 "key": f"{kind}:{ident}"[:80],
-                "label": f"{name} {ident}",
+                "label": label,
                 "look": look,
                 "citation": _citation(ordinance, requirement),
             }

@@ -1,0 +1,180 @@
+"""The village's inspections: the checklist from the measures on the stored control plan,
+recording an inspection (a finding of non-compliance goes on the enforcement record as a
+violation), who may record one, and the round planner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from django.test import Client
+from sitework import local, permit_issued
+
+from siltfence.apps.duties.models import PermitDuties
+from siltfence.apps.duties.services import permit_duties_recompute
+from siltfence.apps.enforcement.models import Violation
+from siltfence.apps.inspections.models import Inspection
+from siltfence.apps.inspections.services import (
+    checklist_for,
+    inspection_record,
+    nearest_neighbour_order,
+    round_plan,
+)
+from siltfence.apps.permits.errors import ActionRefused
+from siltfence.apps.permits.models import TimelineEvent
+
+pytestmark = pytest.mark.django_db
+REPO = Path(__file__).resolve().parents[2]
+PLAN = json.loads((REPO / "ordinances/spencer-wi/cases/design/stockpiles.json").read_text())
+
+
+@pytest.fixture
+def planned(people):
+    return permit_issued(
+        applicant=people.applicant_a,
+        staff=people.staff["spencer-wi"],
+        village="spencer-wi",
+        filed=local(2026, 7, 1, 9),
+        plan=PLAN,
+    )
+
+
+def record(permit, user, result="compliant", answers=None, findings="", at="2026-07-15T10:00"):
+    return inspection_record(
+        permit=permit,
+        user=user,
+        at=at,
+        result=result,
+        answers=answers or {},
+        findings=findings,
+        photos=[],
+        client_token="",
+        now=local(2026, 7, 31, 12),
+    )
+
+
+def test_the_checklist_lists_each_measure_on_the_stored_plan_with_its_requirement(planned):
+    items = [(i["label"], i["citation"]) for i in checklist_for(planned)]
+    assert items == [
+        ("Stockpile P-1", "§ 413-7B(5)(d)"),
+        ("Stockpile P-2", "§ 413-7B(5)(d)"),
+        ("Stockpile P-3", "§ 413-7B(5)(d)"),
+        ("Inlet protection at inlet I-2", "§ 413-7B(4)"),
+        ("Silt fence SF-1", "§ 413-7B(5)(c)[3]"),
+        ("Straw bales SB-1", "§ 413-7B(5)(c)[3]"),
+        ("A copy of the plan is kept on the site", "§ 413-8E(3)(i)"),
+        ("The control measures are installed as the approved plan shows", "§ 413-8E(3)(d)"),
+        ("Drainage systems and control measures are maintained", "§ 413-8E(3)(e)"),
+        ("Erosion damage to adjoining surfaces and drainageways is repaired", "§ 413-8E(3)(f)"),
+    ]
+
+
+def test_an_inspection_in_compliance_meets_the_months_municipal_inspection(planned, people):
+    permit_duties_recompute(permit_ids=[planned.pk], as_of=local(2026, 7, 10, 12))
+    july = [
+        d
+        for d in PermitDuties.objects.get(permit=planned).duties
+        if d["kind"] == "municipal_inspection"
+    ]
+    assert [(d["due"], d["status"]) for d in july] == [("2026-07-31", "open")]
+    inspection = record(planned, people.inspector["spencer-wi"])
+    assert inspection.timeline_event.type == "municipal_inspection"
+    permit_duties_recompute(permit_ids=[planned.pk], as_of=local(2026, 7, 16, 12))
+    [met] = [
+        d
+        for d in PermitDuties.objects.get(permit=planned).duties
+        if d["kind"] == "municipal_inspection"
+    ]
+    assert met["status"] == "met" and met["citation"] == "§ 413-9"
+    assert Violation.objects.count() == 0
+
+
+def test_a_finding_of_non_compliance_records_a_violation_citing_the_failed_measure(planned, people):
+    fence = "silt_fence:SF-1"
+    inspection = record(
+        planned,
+        people.inspector["spencer-wi"],
+        result="not_compliant",
+        answers={fence: "needs_work"},
+        findings="Silt fence SF-1 down along the east line",
+    )
+    violation = Violation.objects.get()
+    assert violation.case.application_id == planned.application_id
+    assert violation.provision == "§ 413-7B(5)(c)[3]"
+    assert "SF-1" in violation.description
+    assert inspection.violation_ref == f"violation {violation.pk}"
+    types = set(
+        TimelineEvent.objects.filter(application=planned.application).values_list("type", flat=True)
+    )
+    assert {"municipal_inspection", "violation"} <= types
+
+
+def test_non_compliance_needs_findings_and_bad_answers_are_refused(planned, people):
+    inspector = people.inspector["spencer-wi"]
+    with pytest.raises(ActionRefused) as refused:
+        record(planned, inspector, result="not_compliant")
+    assert refused.value.field == "findings"
+    with pytest.raises(ActionRefused) as refused:
+        record(planned, inspector, answers={"silt_fence:SF-1": "maybe"})
+    assert refused.value.field == "checklist"
+    with pytest.raises(ActionRefused) as refused:
+        record(planned, inspector, result="fine")
+    assert refused.value.field == "result"
+    with pytest.raises(ActionRefused) as refused:
+        record(planned, inspector, at="2026-08-01T10:00")
+    assert refused.value.field == "at"
+    assert Inspection.objects.count() == 0
+
+
+def test_inspectors_and_staff_record_inspections_the_appeals_board_and_permittee_cannot(
+    planned, people
+):
+    for user in (people.board["spencer-wi"], people.applicant_a, people.staff["new-glarus-wi"]):
+        with pytest.raises(ActionRefused) as refused:
+            record(planned, user)
+        assert refused.value.field == "permit"
+    record(planned, people.staff["spencer-wi"])
+    board = Client()
+    board.force_login(people.board["spencer-wi"])
+    assert board.get(f"/permits/{planned.pk}/inspect/").status_code == 403
+    assert board.get("/rounds/").status_code == 403
+    inspector = Client()
+    inspector.force_login(people.inspector["spencer-wi"])
+    page = inspector.get(f"/permits/{planned.pk}/inspect/")
+    assert page.status_code == 200 and b"Silt fence SF-1" in page.content
+
+
+def test_nearest_neighbour_order_goes_to_the_closest_stop_each_time():
+    # From (0, 0) on the equator: B at 1 degree east, C at 2, A at 3; each leg is one degree
+    # of longitude, 111.2 km.
+    order = nearest_neighbour_order(
+        (0.0, 0.0), [("A", (0.0, 3.0)), ("B", (0.0, 1.0)), ("C", (0.0, 2.0))]
+    )
+    assert [name for name, _ in order] == ["B", "C", "A"]
+    assert all(round(leg, 1) == 111.2 for _, leg in order)
+
+
+def test_the_round_puts_overdue_sites_first(people):
+    late = permit_issued(
+        applicant=people.applicant_a,
+        staff=people.staff["spencer-wi"],
+        village="spencer-wi",
+        filed=local(2026, 6, 8, 9),
+        address="1 Late St",
+    )
+    due = permit_issued(
+        applicant=people.applicant_a,
+        staff=people.staff["spencer-wi"],
+        village="spencer-wi",
+        filed=local(2026, 7, 1, 9),
+        address="2 Due St",
+    )
+    permit_duties_recompute(permit_ids=[late.pk, due.pk], as_of=local(2026, 7, 15, 12))
+    plan = round_plan(
+        user=people.inspector["spencer-wi"], villages={"spencer-wi"}, as_of=local(2026, 7, 15, 12)
+    )
+    assert [(p["permit"].pk, p["overdue"], p["duty"]["due"]) for p in plan] == [
+        (late.pk, True, "2026-06-30"),
+        (due.pk, False, "2026-07-31"),
+    ]
