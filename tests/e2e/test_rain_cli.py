@@ -217,3 +217,30 @@ def test_duties_with_a_rain_file_of_another_station_exit_2(tmp_path):
     assert wrong.stderr == (
         "siltfence: rain: the file holds no precipitation values of station USW00014837\n"
     )
+
+
+def test_duties_read_a_cdo_file_whose_unit_only_the_user_can_tell(tmp_path):
+    # Whole numbers only: 13 could be inches or millimetres, so the file cannot tell.
+    cdo = tmp_path / "cdo.csv"
+    cdo.write_text(
+        '"STATION","DATE","PRCP"\n'
+        '"USW00014839","2024-05-06","0"\n'
+        '"USW00014839","2024-05-07","13"\n'
+        '"USW00014839","2024-05-08","0"\n'
+    )
+    events = tmp_path / "events.json"
+    events.write_text(json.dumps(PERMIT))
+    args = [
+        "duties", "--jurisdiction", "new-glarus-wi", "--events", str(events),
+        "--as-of", "2024-05-31", "--rain", str(cdo),
+    ]  # fmt: skip
+    unclear = siltfence(*args)
+    assert unclear.returncode == 2
+    assert "the unit is unclear" in unclear.stderr and "--units" in unclear.stderr
+    told = siltfence(*args, "--units", "mm")
+    assert told.returncode == 0, told.stderr
+    answer = json.loads(told.stdout)
+    # 13 mm (0.51 in) on 2024-05-07 is 0.5 inch or more: one rain inspection.
+    [inspection] = [d for d in answer["duties"] if d["kind"] == "rain_inspection"]
+    assert inspection["rain"]["mm"] == 13.0
+    assert answer["rain"]["rain_days_added"] == 1

@@ -21,6 +21,7 @@ from siltfence.cli.analyze import analyze_app
 from siltfence.cli.check import check as _check_command
 from siltfence.cli.inputs import date_option
 from siltfence.cli.inputs import read_json_file as _read_json
+from siltfence.cli.rain import Units as RainUnits
 from siltfence.cli.rain import rain_app
 from siltfence.core.errors import SiltfenceError
 
@@ -117,6 +118,10 @@ def duties(
     site: Annotated[
         str | None, typer.Option(help="The site as LAT,LON: shows the distance to the station")
     ] = None,
+    units: Annotated[
+        RainUnits | None,
+        typer.Option(help="Units of a Climate Data Online rain file when it cannot tell"),
+    ] = None,
     format: Annotated[Format, typer.Option(help="json or text")] = Format.json,
 ) -> None:
     """A permit's duties, deadlines, allowed enforcement steps and forfeiture, from its events."""
@@ -143,7 +148,7 @@ def duties(
     if rain is not None:
         from siltfence.cli.rain import file_rains
 
-        raw, rain_used = file_rains(raw, rain, zone, when, station=station, site=site)
+        raw, rain_used = file_rains(raw, rain, zone, when, station=station, site=site, units=units)
     timeline = compute(ordinance, raw, when, closures).to_json()
     if rain_used is not None:
         timeline["rain"] = rain_used

@@ -156,11 +156,12 @@ def file_rains(
     *,
     station: str | None,
     site: str | None,
+    units: Units | None = None,
 ) -> tuple[list[Any], dict[str, Any]]:
     """``siltfence duties --rain``: the events with the file's rains, and what was added."""
     from siltfence.core.rain import with_file_rains
 
-    source, _ = load_source(path, zone, station, site, None)
+    source, _ = load_source(path, zone, station, site, units)
     return with_file_rains(events, source, zone, as_of)
 
 
