@@ -131,3 +131,23 @@ def test_any_storms_body_is_answered_200_or_400(client, file, station, site, uni
     body["from"] = start
     response = post(client, "/api/v1/rain/storms", body)
     assert response.status_code in (200, 400), response.content
+
+
+def test_duties_take_the_unit_of_a_cdo_file_that_cannot_tell(client):
+    cdo = '"STATION","DATE","PRCP"\n"USW00014839","2024-05-07","13"\n'
+    body = {
+        "jurisdiction": "new-glarus-wi",
+        "events": [
+            {"type": "permit_issued", "at": "2024-04-20"},
+            {"type": "work_started", "at": "2024-05-01T08:00"},
+        ],
+        "as_of": "2024-05-31",
+        "rain": cdo,
+    }
+    unclear = post(client, "/api/v1/duties", body)
+    assert unclear.status_code == 400
+    assert "the unit is unclear" in unclear.json()["detail"]
+    told = post(client, "/api/v1/duties", {**body, "units": "mm"})
+    assert told.status_code == 200, told.content
+    [inspection] = [d for d in told.json()["duties"] if d["kind"] == "rain_inspection"]
+    assert inspection["rain"]["mm"] == 13.0  # 13 mm is 0.5 inch or more (12.7 mm)

@@ -133,7 +133,13 @@ def post_duties(request: HttpRequest, payload: DutiesIn) -> dict[str, Any]:
         from siltfence.apps.api.rain import file_rains
 
         events, rain_used = file_rains(
-            events, payload.rain, ordinance, when, station=payload.station, site=payload.site
+            events,
+            payload.rain,
+            ordinance,
+            when,
+            station=payload.station,
+            site=payload.site,
+            units=payload.units,
         )
     timeline = compute(ordinance, events, when, closures).to_json()
     if rain_used is not None:

@@ -75,12 +75,13 @@ def file_rains(
     *,
     station: str | None,
     site: str | None,
+    units: str | None = None,
 ) -> tuple[Any, dict[str, Any]]:
     """The duties' events with the rain file's wet days, and what was added."""
     from siltfence.core.rain import with_file_rains
 
     zone = ZoneInfo(ordinance.time_zone)
-    source = open_text(text, zone, station, site, None)
+    source = open_text(text, zone, station, site, units)
     if not isinstance(events, list):
         raise SiltfenceError("events: expected a list of events", field="events")
     return with_file_rains(events, source, zone, when)

@@ -149,6 +149,10 @@ class DutiesIn(Strict):
     site: str | None = Field(
         default=None, description="The site as LAT,LON: the distance to the station is shown"
     )
+    units: str | None = Field(
+        default=None,
+        description='Units of a Climate Data Online rain file that cannot tell: "inch" or "mm"',
+    )
 
 
 class Open(BaseModel):
