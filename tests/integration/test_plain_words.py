@@ -45,10 +45,10 @@ PEOPLE = [
     "contractor-jo",
     "landowner-alex",
 ]
-# Not screens in words: files, the API, the admin, and the plan file format, whose keys are
-# what a plan's author types.
+# Not screens in words: files, the API and its reference for programmers (whose field names
+# are the contract), the admin, and the plan file format, whose keys a plan's author types.
 SKIP = re.compile(
-    r"^/(static|admin|api|documents|accounts/logout|design-checks/plan-format)"
+    r"^/(static|admin|api|developers/api|documents|accounts/logout|design-checks/plan-format)"
     r"|\.(pdf|geojson|json)$|/geojson$"
 )
 PROJECTS = [

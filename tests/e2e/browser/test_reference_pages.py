@@ -23,6 +23,7 @@ PUBLIC_PAGES = [
     "/design-checks/",
     "/design-checks/?example=spencer-wi/basin-10-acre",
     "/design-checks/plan-format/",
+    "/developers/api/",
     "/accounts/login/",
     "/accounts/register/",
 ]
@@ -195,5 +196,13 @@ def test_the_api_documentation_is_linked_and_served_from_this_site(live_server, 
     )
     page.goto(live_server.url + "/")
     page.get_by_role("link", name="The API for software, with its documentation").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("The API for software")
+    expect(page.get_by_test_id("api-operation").first).to_contain_text("/api/v1/determinations")
+    expect(page.locator("body")).to_contain_text("Does a project need a permit, which plan")
+    assert_accessible(page)
+    # The interactive documentation (django-ninja's Swagger UI) is served by this site too:
+    # no stylesheet, script or font comes from elsewhere. It is third-party markup, so axe is
+    # not asked about it here.
+    page.get_by_role("link", name="Try the API in the interactive documentation").click()
     expect(page.locator("body")).to_contain_text("/api/v1/determinations", timeout=20_000)
     assert [u for u in outside if not u.startswith("data:")] == []

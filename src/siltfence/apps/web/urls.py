@@ -27,6 +27,7 @@ urlpatterns = [
     path("design-checks/report.pdf", design_views.design_check_pdf, name="design-check-pdf"),
     path("design-checks/plan-format/", views.plan_format, name="plan-format"),
     # people
+    path("developers/api/", views.api_reference, name="api-reference"),
     path(
         "accounts/login/",
         auth_views.LoginView.as_view(template_name="web/login.html"),

@@ -258,3 +258,57 @@ def plan_format(request: HttpRequest) -> HttpResponse:
     body = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
     body = body.replace("<table>", '<table class="usa-table usa-table--borderless">')
     return render(request, "web/plan_format.html", {"body": body})
+
+
+def _schema_fields(schema: dict[str, Any], components: dict[str, Any]) -> list[dict[str, Any]]:
+    """The fields of a request or response schema, one level deep, for the API page."""
+    ref = schema.get("$ref", "")
+    if ref:
+        schema = components.get(ref.rsplit("/", 1)[-1], {})
+    required = set(schema.get("required", []))
+    fields = []
+    for name, spec in schema.get("properties", {}).items():
+        kind = spec.get("type") or spec.get("$ref", "").rsplit("/", 1)[-1]
+        if not kind and "anyOf" in spec:
+            kind = " or ".join(
+                s.get("type") or s.get("$ref", "").rsplit("/", 1)[-1] for s in spec["anyOf"]
+            )
+        fields.append(
+            {
+                "name": name,
+                "type": kind or "any",
+                "required": name in required,
+                "description": spec.get("description") or spec.get("title", ""),
+            }
+        )
+    return fields
+
+
+@require_GET
+def api_reference(request: HttpRequest) -> HttpResponse:
+    """The HTTP API, read from its own OpenAPI description, as a plain page of this site
+    (the interactive Swagger page stays at /api/docs)."""
+    from siltfence.apps.api.api import api
+
+    schema = api.get_openapi_schema(path_prefix="/api/")
+    components = schema.get("components", {}).get("schemas", {})
+    operations = []
+    for path, methods in schema["paths"].items():
+        for method, operation in methods.items():
+            body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+            operations.append(
+                {
+                    "method": method.upper(),
+                    "path": path,
+                    "summary": operation.get("summary", ""),
+                    "description": operation.get("description", ""),
+                    "body": _schema_fields(body["schema"], components) if body else [],
+                    "responses": [
+                        {"status": status, "description": answer.get("description", "")}
+                        for status, answer in operation.get("responses", {}).items()
+                    ],
+                }
+            )
+    return render(
+        request, "web/api_reference.html", {"info": schema["info"], "operations": operations}
+    )
