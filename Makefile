@@ -41,8 +41,11 @@ run: install $(DATA)/secret-key
 	@$(RUN_ENV) $(BIN)/python -m siltfence.manage migrate --noinput
 	@$(RUN_ENV) $(BIN)/python -m siltfence.manage collectstatic --noinput --verbosity 0
 	@$(RUN_ENV) $(BIN)/python -m siltfence.manage demo_load
-	@echo "Serving http://$(HOST):$(PORT)/ with gunicorn; Ctrl-C stops it."
-	@$(RUN_ENV) exec $(BIN)/gunicorn -c python:siltfence.config.gunicorn --bind $(HOST):$(PORT)
+	@$(RUN_ENV) $(BIN)/python -m siltfence.manage siltfence_sweep
+	@echo "Serving http://$(HOST):$(PORT)/ with gunicorn, and the task worker (the daily rain sweep, reminders); Ctrl-C stops both."
+	@$(RUN_ENV) bash -c '$(BIN)/python -m siltfence.manage db_worker --no-startup-delay & worker=$$!; \
+	  trap "kill $$worker 2>/dev/null; wait $$worker 2>/dev/null" EXIT; \
+	  $(BIN)/gunicorn -c python:siltfence.config.gunicorn --bind $(HOST):$(PORT)'
 
 # The same demo on Django's development server, with debug pages and code reloading.
 dev: install

@@ -169,6 +169,9 @@ class Command(BaseCommand):
         from siltfence.apps.enforcement.demo import enforcement_demo_load
 
         enforcement_demo_load(villages, users)
+        from siltfence.apps.duties.demo import rain_demo_load
+
+        rain_demo_load()
         self._print_logins()
 
     def _users(self, villages: dict[str, Village]) -> dict[str, Any]:
