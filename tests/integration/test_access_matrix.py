@@ -157,6 +157,8 @@ village-closure           GET    village   login  405    405    405    405    40
 village-closure           POST   village   login  403    403    did:V  403    403    403
 village-fee               GET    village   login  405    405    405    405    405    405
 village-fee               POST   village   login  403    403    did:V  403    403    403
+village-amendment         GET    village   login  403    403    200    403    403    403
+village-amendment         POST   village   login  403    403    200    403    403    403
 # documents -------------------------------------------------------------------------------------
 document                  GET    doc       login  200    404    200    404    200    200
 document                  POST   doc       login  405    405    405    405    405    405
@@ -384,6 +386,7 @@ def request_for(row: Row, role: str) -> tuple[dict[str, Any], dict[str, Any]]:
         "permit-amendment-decide": {"decision": "approve", "reasons": "Fine."},
         "village-closure": {"day": "2031-01-02", "reason": "boiler repair"},
         "village-fee": {"effective_from": "2031-01-01", "amount": "60", "authority": "Res. 2031-1"},
+        "village-amendment": {"area_trigger": "1 acre", "source": "past"},
     }
     return forms.get(row.name, {}), {}
 

@@ -3,6 +3,7 @@ from django.urls import path
 
 from siltfence.apps.web import (
     account_views,
+    analysis_views,
     design_views,
     document_views,
     portal_views,
@@ -26,8 +27,8 @@ urlpatterns = [
     path("design-checks/", design_views.design_check_report, name="design-check-report"),
     path("design-checks/report.pdf", design_views.design_check_pdf, name="design-check-pdf"),
     path("design-checks/plan-format/", views.plan_format, name="plan-format"),
-    # people
     path("developers/api/", views.api_reference, name="api-reference"),
+    # people
     path(
         "accounts/login/",
         auth_views.LoginView.as_view(template_name="web/login.html"),
@@ -35,7 +36,6 @@ urlpatterns = [
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/register/", account_views.register, name="register"),
-    path("home/", account_views.home, name="home"),
     path(
         "accounts/password-reset/",
         account_views.PasswordReset.as_view(),
@@ -58,6 +58,7 @@ urlpatterns = [
         ),
         name="password-reset-complete",
     ),
+    path("home/", account_views.home, name="home"),
     # applicant portal
     path("portal/", portal_views.portal, name="portal"),
     path("portal/apply/", portal_views.apply, name="apply"),
@@ -92,9 +93,9 @@ urlpatterns = [
     path("staff/applications/<int:pk>/disapprove", staff_views.disapprove, name="staff-disapprove"),
     path("staff/applications/<int:pk>/fee", staff_views.record_fee, name="staff-fee"),
     path("staff/permits/", staff_views.permits, name="staff-permits"),
-    path("permits/<int:pk>/", staff_views.permit_detail, name="permit"),
     path("inspections/", staff_views.inspector_home, name="inspector-home"),
     path("appeals/", staff_views.appeals_home, name="appeals-home"),
+    path("permits/<int:pk>/", staff_views.permit_detail, name="permit"),
     path("permits/<int:pk>/extend", staff_views.permit_extend, name="permit-extend"),
     path("permits/<int:pk>/close", staff_views.permit_close, name="permit-close"),
     path("permits/<int:pk>/surety", staff_views.permit_surety, name="permit-surety"),
@@ -105,6 +106,11 @@ urlpatterns = [
         name="permit-amendment-decide",
     ),
     path("staff/villages/<slug:village>/", staff_views.village_settings, name="village-settings"),
+    path(
+        "staff/villages/<slug:village>/amendment",
+        analysis_views.amendment,
+        name="village-amendment",
+    ),
     path(
         "staff/villages/<slug:village>/closures",
         staff_views.village_closure,
