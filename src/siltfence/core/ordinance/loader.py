@@ -270,7 +270,7 @@ RULES_SPEC = {
         "attorney?": {"title": str, "citation": Citation},
         "special_assessment?": {"law": str, "citation": Citation},
         # The authority's entry on land where work runs without a permit.
-        "entry_without_permit": {"citation": Citation, "says": str},
+        "entry_without_permit": {"citation": Citation, "says": str, "gap?": str},
     },
     "appeals": {
         "body": str,

@@ -110,6 +110,8 @@ class OfficeCalendar:
     """
 
     closures: frozenset[datetime.date] | None = None
+    citation: str = ""  # the section that defines a business day, from the village's data
+    office: str = "the office"  # whose office: "the Village Administrator's office"
 
     def closed(self, day: datetime.date) -> str | None:
         """Why the office is closed on ``day`` (a phrase), or None when it is open."""
@@ -181,7 +183,7 @@ class CountingRule(ABC):
     def business_days_after(
         self, start: datetime.date, n: int, office: OfficeCalendar
     ) -> DayDeadline:
-        """The ``n``-th day after ``start`` on which the office is open (§ 135-13).
+        """The ``n``-th day after ``start`` on which the office is open (New Glarus § 135-13).
 
         The day of the event is excluded (Ch. 1 C); every day counted is an open day, so
         the last day never needs to move. Closure days that fall on weekdays are named in
@@ -200,9 +202,9 @@ class CountingRule(ABC):
         counting = Counting(
             self.id,
             self.citation,
-            f"{n} business days, the day of the event excluded: the days the Village "
-            "Administrator's office is routinely open (§ 135-13), every day but Saturdays, "
-            f"Sundays and closure days; {office.says}",
+            f"{n} business days, the day of the event excluded: the days {office.office} is "
+            f"routinely open{f' ({office.citation})' if office.citation else ''}, every day but "
+            f"Saturdays, Sundays and closure days; {office.says}",
         )
         moved = None
         if skipped:

@@ -97,7 +97,8 @@ def _entry_without_permit(ctx: Context) -> None:
         if not issued_before(ctx, event):
             entry = ctx.ordinance.rules["enforcement"]["entry_without_permit"]
             ctx.note("entry-without-permit", entry["says"], [entry["citation"]])
-            ctx.gap("section-135-10-not-received")
+            if "gap" in entry:
+                ctx.gap(entry["gap"])
             return
 
 

@@ -67,7 +67,11 @@ def compute(
     ctx = Context(
         ordinance=ordinance,
         rule=rule,
-        office=OfficeCalendar(office_closures),
+        office=OfficeCalendar(
+            office_closures,
+            citation=str(ordinance.office_calendar["citation"]),
+            office=f"the {ordinance.authority_title}'s office",
+        ),
         zone=zone,
         as_of=when,
         events=considered,
@@ -211,10 +215,5 @@ def _counting_notes(ctx: Context) -> None:
     if counting.get("stands_in"):
         says += (
             " This is the state rule standing in for the village's own Ch. 1, which is not in hand."
-        )
-    if ctx.rule.id == "new-glarus-code-ch1-c":
-        says += (
-            " Periods stated in hours (48 hours before the start, 24 hours after a rain) are "
-            "counted as clock hours with nothing skipped: Ch. 1 speaks of days (gap 11)."
         )
     ctx.note("counting-rule", says, [str(counting["citation"]), "§ 995.20 Wis. Stats."])
