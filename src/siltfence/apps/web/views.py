@@ -68,7 +68,9 @@ def _fields() -> list[dict[str, Any]]:
                 "key": spec.key,
                 "kind": spec.kind,
                 "label": labels.label(spec.key),
-                "hint": spec.meaning[0].upper() + spec.meaning[1:],
+                "hint": spec.meaning[0].upper() + spec.meaning[1:]
+                if spec.meaning.lower() != labels.label(spec.key).lower()
+                else "",
                 "name": spec.key.replace("_", " "),
                 "unit": labels.UNITS.get(spec.unit or "", spec.unit or ""),
                 "choices": [(c, labels.label(c)) for c in spec.choices],
