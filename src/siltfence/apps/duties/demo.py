@@ -1,7 +1,7 @@
 """The demo's rain: stations, each permitted site's station, and a month of daily rain at
 those stations ending yesterday, so the daily sweep, the dashboard and the reminders have
 something to show. The amounts are made up for the demo (recorded as such); a real
-village loads NOAA's or its gauge's files (`manage.py siltfence_rain_load`)."""
+village loads NOAA's or its gauge's files (`manage.py rain_import`, or the rain import page)."""
 
 from __future__ import annotations
 
@@ -26,4 +26,4 @@ def rain_demo_load() -> None:
     for station_id in set(SiteStation.objects.values_list("station_id", flat=True)):
         days = {today - datetime.timedelta(days=back): 0 for back in range(1, 31)}
         days.update({today - datetime.timedelta(days=b): t for b, t in PATTERN.items()})
-        rain_days_record(station_id=station_id, days=days, source="demo (made-up amounts)")
+        rain_days_record(station_id=station_id, days=days, source="demo (made up)")

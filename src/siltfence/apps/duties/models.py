@@ -1,4 +1,6 @@
-"""Rain by station and day, each site's station, and each permit's duties as last computed.
+"""Each site's rain station, the sweep's memory of the rain it wrote onto permits, and
+each permit's duties as last computed. Stations and their days are the rain record's
+(``siltfence.apps.rain``: ``Station``, ``RainDay``).
 
 The duties themselves are the core's (``siltfence.core.timeline``): they are recomputed
 from a permit's events whenever an event lands on the permit, and stored here so that the
@@ -12,46 +14,12 @@ from django.db import models
 from django.db.models import Q
 
 
-class Station(models.Model):
-    """A rain station: a NOAA GHCN-Daily station, or a site's own gauge."""
-
-    id = models.CharField(primary_key=True, max_length=20)
-    name = models.CharField(max_length=120)
-    latitude = models.FloatField()
-    longitude = models.FloatField()
-
-    class Meta:
-        ordering = ["id"]
-
-    def __str__(self) -> str:
-        return f"{self.name} ({self.id})"
-
-
-class RainDay(models.Model):
-    """One day's rain at a station, in whole tenths of a millimetre (GHCN-Daily's unit)."""
-
-    station = models.ForeignKey(Station, on_delete=models.PROTECT, related_name="days")
-    day = models.DateField()
-    tenths_mm = models.PositiveIntegerField()
-    source = models.CharField(max_length=200, blank=True)
-    recorded_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["station", "day"]
-        constraints = [
-            models.UniqueConstraint(fields=["station", "day"], name="one_reading_a_station_day")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.station_id} {self.day}: {self.tenths_mm / 10} mm"
-
-
 class SiteStation(models.Model):
     """The station whose rain counts for a site: the nearest one, or one staff pinned with a
     reason (a closer private gauge, a station the nearest one misrepresents)."""
 
     site = models.OneToOneField("permits.Site", on_delete=models.PROTECT, related_name="rain")
-    station = models.ForeignKey(Station, on_delete=models.PROTECT, related_name="sites")
+    station = models.ForeignKey("rain.Station", on_delete=models.PROTECT, related_name="sites")
     distance_km = models.FloatField()
     latitude = models.FloatField()
     longitude = models.FloatField()
@@ -74,7 +42,7 @@ class RainLanding(models.Model):
     application = models.ForeignKey(
         "permits.Application", on_delete=models.PROTECT, related_name="rain_landings"
     )
-    rain_day = models.ForeignKey(RainDay, on_delete=models.PROTECT, related_name="landings")
+    rain_day = models.ForeignKey("rain.RainDay", on_delete=models.PROTECT, related_name="landings")
 
     class Meta:
         constraints = [

@@ -23,13 +23,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from siltfence.apps.audit.chain import event_record
-from siltfence.apps.duties.models import (
-    PermitDuties,
-    RainDay,
-    SiteStation,
-    Station,
-    SweepRun,
-)
+from siltfence.apps.duties.models import PermitDuties, SiteStation, SweepRun
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.models import (
     Permit,
@@ -37,7 +31,7 @@ from siltfence.apps.permits.models import (
     Site,
     TimelineEvent,
 )
-from siltfence.core.errors import SiltfenceError
+from siltfence.apps.rain.models import RainDay, Station
 from siltfence.core.ordinance.loader import load
 from siltfence.core.rain import nearest, registry, storm_summaries
 from siltfence.core.rain.stations import geodesic_km
@@ -55,15 +49,17 @@ UNKNOWN_STATION = "station: no station {station!r} is known"
 
 
 def stations_sync() -> int:
-    """The stations siltfence ships, as rows (added or corrected, never removed)."""
+    """The stations siltfence ships, as rows of the rain record (added or corrected)."""
     count = 0
     for station in registry().values():
         Station.objects.update_or_create(
             id=station.id,
             defaults={
-                "name": station.name.title(),
+                "name": station.name,
+                "state": station.state,
                 "latitude": station.latitude,
                 "longitude": station.longitude,
+                "elevation_m": station.elevation_m,
             },
         )
         count += 1
@@ -119,9 +115,10 @@ def site_station_assign(*, site: Site) -> SiteStation:
         )
         existing.save(update_fields=["latitude", "longitude", "distance_km"])
         return existing
-    if not Station.objects.exists():
+    located = Station.objects.filter(latitude__isnull=False, longitude__isnull=False)
+    if not located.exists():
         stations_sync()
-    rows = list(Station.objects.all())
+    rows = list(located)
     found = nearest(latitude, longitude, [_core_station(s) for s in rows])
     if found is None:
         raise ActionRefused("station: no rain station is known", field="station")
@@ -150,9 +147,10 @@ def site_station_pin(*, site: Site, staff: Any, station_id: str, reason: str) ->
         raise ActionRefused(NO_REASON, field="reason")
     if len(reason) > 300:
         raise ActionRefused("reason: at most 300 characters", field="reason")
-    station = Station.objects.filter(pk=station_id).first()
+    station = Station.objects.filter(pk=station_id, latitude__isnull=False).first()
     if station is None:
         raise ActionRefused(UNKNOWN_STATION.format(station=str(station_id)[:20]), field="station")
+    assert station.latitude is not None and station.longitude is not None
     latitude, longitude, _ = site_point(site)
     distance = geodesic_km(latitude, longitude, station.latitude, station.longitude)
     with transaction.atomic():
@@ -185,10 +183,10 @@ def _core_station(row: Station) -> Any:
 
     return CoreStation(
         id=row.id,
-        latitude=row.latitude,
-        longitude=row.longitude,
-        elevation_m=None,
-        state="WI",
+        latitude=float(row.latitude or 0),
+        longitude=float(row.longitude or 0),
+        elevation_m=row.elevation_m,
+        state=row.state,
         name=row.name,
     )
 
@@ -199,8 +197,9 @@ def _core_station(row: Station) -> Any:
 def rain_days_record(
     *, station_id: str, days: dict[datetime.date, int], source: str
 ) -> tuple[int, int]:
-    """A station's daily amounts (tenths of mm) stored; a day already stored with the same
-    amount is left alone, a corrected amount replaces it. Returns (added, changed)."""
+    """A station's daily amounts (tenths of mm) into the rain record; a day stored with the
+    same amount is left alone, a corrected amount replaces it. Returns (added, changed).
+    Files are imported by the rain record's own import (``manage.py rain_import``)."""
     station = Station.objects.filter(pk=station_id).first()
     if station is None:
         raise ActionRefused(UNKNOWN_STATION.format(station=station_id[:20]), field="station")
@@ -212,7 +211,7 @@ def rain_days_record(
             )
         )
         new = [
-            RainDay(station=station, day=day, tenths_mm=tenths, source=source[:200])
+            RainDay(station=station, day=day, tenths_mm=tenths, source=source[:20])
             for day, tenths in days.items()
             if day not in stored
         ]
@@ -223,24 +222,6 @@ def rain_days_record(
                 RainDay.objects.filter(station=station, day=day).update(tenths_mm=tenths)
                 changed += 1
     return added, changed
-
-
-def rain_file_import(*, stream: Any, station_id: str | None = None) -> dict[str, Any]:
-    """A rain file in any layout the core reads, into rain days of its station."""
-    from siltfence.core.rain import open_rain
-
-    try:
-        source = open_rain(stream, zone=ZoneInfo("America/Chicago"), station=station_id)
-    except SiltfenceError as exc:
-        raise ActionRefused(str(exc), field=exc.field or "file") from None
-    ident = source.station.get("id") or station_id
-    if not ident:
-        raise ActionRefused("station: the file names no station; give one", field="station")
-    if not Station.objects.filter(pk=ident).exists():
-        stations_sync()
-    days = dict(source.record.days)
-    added, changed = rain_days_record(station_id=ident, days=days, source=source.format)
-    return {"station": ident, "days": len(days), "added": added, "changed": changed}
 
 
 # -- the sweep -------------------------------------------------------------------------
@@ -267,9 +248,13 @@ def _qualifying_days(
             day__lte=day,
         )
     )
-    by_day = {r.day: r for r in rows}
+    by_day = {r.day: r for r in rows if r.tenths_mm is not None}
     summaries = storm_summaries(
-        {r.day: r.tenths_mm for r in rows}, load(village_id), start, day, zone
+        {d: r.tenths_mm for d, r in by_day.items() if r.tenths_mm is not None},
+        load(village_id),
+        start,
+        day,
+        zone,
     )
     wanted: list[RainDay] = []
     for storm in summaries:
@@ -321,7 +306,7 @@ def rain_sweep(*, day: datetime.date) -> SweepResult:
 def _land(rain_day: RainDay, village_id: str, zone: datetime.tzinfo) -> tuple[int, list[int]]:
     """One wet day onto every active permit of the village at its station, set-based."""
     at = datetime.datetime.combine(rain_day.day, datetime.time(0), tzinfo=zone)
-    inches = round(rain_day.tenths_mm / 254, 4)
+    inches = round((rain_day.tenths_mm or 0) / 254, 4)
     fields = json.dumps({"inches": inches, "station": rain_day.station_id})
     postgres = connection.vendor == "postgresql"
     cast = "%s::jsonb" if postgres else "%s"

@@ -17,10 +17,11 @@ from django.views.decorators.http import require_POST
 from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import is_staff_of, village_ids
 from siltfence.apps.duties import charts
-from siltfence.apps.duties.models import PermitDuties, RainDay, SiteStation, Station
+from siltfence.apps.duties.models import PermitDuties, SiteStation
 from siltfence.apps.duties.services import _due_moment, site_station_assign, site_station_pin
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.models import Site
+from siltfence.apps.rain.models import RainDay, Station
 from siltfence.apps.web.wording import when
 from siltfence.core.ordinance.loader import load
 from siltfence.core.rain import threshold_on
@@ -96,7 +97,7 @@ def _rain_charts(villages: set[str], today: datetime.date) -> list[dict[str, Any
         served.setdefault(station_id, set()).add(village_id)
     readings: dict[str, dict[datetime.date, int]] = {}
     for station_id, day, tenths in RainDay.objects.filter(
-        station_id__in=list(served), day__gte=start, day__lte=today
+        station_id__in=list(served), day__gte=start, day__lte=today, tenths_mm__isnull=False
     ).values_list("station_id", "day", "tenths_mm"):
         readings.setdefault(station_id, {})[day] = tenths
     stations = {s.id: s for s in Station.objects.filter(pk__in=list(served))}
@@ -120,7 +121,7 @@ def _rain_charts(villages: set[str], today: datetime.date) -> list[dict[str, Any
                 "sites": SiteStation.objects.filter(station_id=station_id).count(),
                 "total": round(sum(amounts), 2),
                 "svg": charts.rain_chart(
-                    title=f"Daily rain at {station.name}, last 30 days",
+                    title=f"Daily rain at {station.name or station.id}, last 30 days",
                     days=days,
                     inches=amounts,
                     lines=lines,
@@ -186,7 +187,7 @@ def site_station(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "site": site,
             "link": link,
-            "stations": Station.objects.all(),
+            "stations": Station.objects.filter(latitude__isnull=False),
             "error": error,
             "can_pin": is_staff_of(request.user, site),
         },
