@@ -354,3 +354,40 @@ def test_a_deep_facts_file_is_named_in_the_line(tmp_path):
         run_.stderr
         == f"siltfence: facts: the JSON is nested more than 64 levels deep (file {facts})\n"
     )
+
+
+# -- the dates of the web forms ----------------------------------------------------------
+
+FORM_DATES = [
+    ("ApplyForm", "building_permit_expires"),
+    ("ApplyForm", "on"),
+    ("FeeForm", "paid_on"),
+    ("SuretyForm", "received_on"),
+    ("ClosureForm", "day"),
+    ("FeeScheduleForm", "effective_from"),
+]
+
+
+@pytest.mark.parametrize(("form", "field"), FORM_DATES)
+@pytest.mark.parametrize("typed", ["20260601", "2026-W22-1", "06/01/26", "2026-02-30"])
+def test_every_date_of_the_web_forms_refuses_other_spellings_naming_itself(form, field, typed):
+    from siltfence.apps.web import forms
+
+    bound = getattr(forms, form)(data={field: typed})
+    assert not bound.is_valid()
+    assert bound.errors[field] == [
+        f"expected a date written YYYY-MM-DD, got {typed!r}"
+        + (": no such day" if typed == "2026-02-30" else "")
+    ]
+
+
+@FAST
+@given(typed=DATE_TEXT)
+def test_any_text_in_a_web_form_date_is_the_day_written_or_an_error_on_that_field(typed):
+    from siltfence.apps.web.forms import ClosureForm
+
+    bound = ClosureForm(data={"day": typed, "reason": "Thanksgiving"})
+    if bound.is_valid():
+        assert bound.cleaned_data["day"].isoformat() == typed.strip()
+    else:
+        assert list(bound.errors) == ["day"]

@@ -6,7 +6,11 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 
+from siltfence.apps.enforcement.forms import StrictDateField
 from siltfence.apps.permits.models import DocumentKind, SuretyKind
+
+# Every date on these forms is read as YYYY-MM-DD exactly (what a date input sends), by the
+# core's strict reader: never 06/01/26, 20260601 or the week date 2026-W22-1.
 
 
 class RegisterForm(UserCreationForm):  # type: ignore[type-arg]
@@ -28,7 +32,7 @@ class ApplyForm(forms.Form):
     )
     owner_name = forms.CharField(max_length=200, label="Landowner (holder of fee title)")
     owner_email = forms.EmailField(required=False, label="Landowner's email")
-    building_permit_expires = forms.DateField(
+    building_permit_expires = StrictDateField(
         required=False,
         widget=forms.DateInput(attrs={"type": "date"}),
         label="Building permit expires (if any)",
@@ -36,7 +40,7 @@ class ApplyForm(forms.Form):
     )
     facts = forms.CharField(widget=forms.HiddenInput)
     jurisdiction = forms.CharField(widget=forms.HiddenInput)
-    on = forms.DateField(widget=forms.HiddenInput)
+    on = StrictDateField(widget=forms.HiddenInput)
 
 
 class UploadForm(forms.Form):
@@ -66,7 +70,7 @@ class DecisionForm(forms.Form):
 
 class FeeForm(forms.Form):
     amount = forms.DecimalField(max_digits=10, decimal_places=2, min_value=0)
-    paid_on = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    paid_on = StrictDateField(widget=forms.DateInput(attrs={"type": "date"}))
 
 
 class ExtendForm(forms.Form):
@@ -93,7 +97,7 @@ class SuretyForm(forms.Form):
     amount = forms.DecimalField(max_digits=12, decimal_places=2, min_value=0.01)
     issuer = forms.CharField(max_length=200)
     reference = forms.CharField(max_length=100)
-    received_on = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    received_on = StrictDateField(widget=forms.DateInput(attrs={"type": "date"}))
 
 
 class AmendmentForm(forms.Form):
@@ -102,11 +106,11 @@ class AmendmentForm(forms.Form):
 
 
 class ClosureForm(forms.Form):
-    day = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    day = StrictDateField(widget=forms.DateInput(attrs={"type": "date"}))
     reason = forms.CharField(max_length=200)
 
 
 class FeeScheduleForm(forms.Form):
-    effective_from = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    effective_from = StrictDateField(widget=forms.DateInput(attrs={"type": "date"}))
     amount = forms.DecimalField(max_digits=10, decimal_places=2, min_value=0)
     authority = forms.CharField(max_length=200, label="Set by (resolution or board action)")
