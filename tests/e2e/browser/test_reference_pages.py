@@ -206,3 +206,14 @@ def test_the_api_documentation_is_linked_and_served_from_this_site(live_server, 
     page.get_by_role("link", name="Try the API in the interactive documentation").click()
     expect(page.locator("body")).to_contain_text("/api/v1/determinations", timeout=20_000)
     assert [u for u in outside if not u.startswith("data:")] == []
+
+
+def test_without_javascript_the_permit_check_and_the_design_checks_still_answer(live_server, at):
+    page = at(PHONE, javascript=False)
+    page.goto(live_server.url + "/")
+    page.get_by_label("Disturbed area", exact=True).fill("5000")
+    page.get_by_role("button", name="Check").click()
+    expect(page.get_by_test_id("verdict")).to_contain_text("Yes, a permit is required")
+    page.goto(live_server.url + "/design-checks/?example=spencer-wi/sheet-flow")
+    page.get_by_role("button", name="Check the plan").click()
+    expect(page.get_by_test_id("summary")).to_be_visible()
