@@ -19,7 +19,8 @@ DATA ?= var
 # made once and kept in $(DATA)/secret-key.
 RUN_ENV = SILTFENCE_ENV=production SILTFENCE_LOCAL_HTTP=true \
   SILTFENCE_DATA_DIR=$(abspath $(DATA)) ALLOWED_HOSTS=127.0.0.1,localhost,[::1] \
-  SECRET_KEY="$$(cat $(DATA)/secret-key)" SILTFENCE_URL=http://$(HOST):$(PORT)/
+  SECRET_KEY="$$(cat $(DATA)/secret-key)" SILTFENCE_URL=http://$(HOST):$(PORT)/ \
+  SILTFENCE_AUDIT_KEY="$$(cat $(DATA)/audit-key)"
 
 .PHONY: run dev test lint typecheck test-unit test-postgres test-browser bench install clean
 
@@ -37,11 +38,18 @@ $(DATA)/secret-key:
 	@umask 077 && $(PYTHON_FOUND) -c 'import secrets; print(secrets.token_urlsafe(50))' > $@.new
 	@mv $@.new $@
 
-run: install $(DATA)/secret-key
+# The key that signs the audit record's checkpoints, kept out of the database (and out of git).
+$(DATA)/audit-key:
+	@mkdir -p $(DATA)
+	@umask 077 && $(PYTHON_FOUND) -c 'import secrets; print(secrets.token_urlsafe(48))' > $@.new
+	@mv $@.new $@
+
+run: install $(DATA)/secret-key $(DATA)/audit-key
 	@$(RUN_ENV) $(BIN)/python -m siltfence.manage migrate --noinput
 	@$(RUN_ENV) $(BIN)/python -m siltfence.manage collectstatic --noinput --verbosity 0
 	@$(RUN_ENV) $(BIN)/python -m siltfence.manage demo_load
 	@$(RUN_ENV) $(BIN)/python -m siltfence.manage siltfence_sweep
+	@$(RUN_ENV) $(BIN)/siltfence audit checkpoint
 	@echo "Serving http://$(HOST):$(PORT)/ with gunicorn, and the task worker (the daily rain sweep, reminders); Ctrl-C stops both."
 	@$(RUN_ENV) bash -c '$(BIN)/python -m siltfence.manage db_worker --no-startup-delay & worker=$$!; \
 	  trap "kill $$worker 2>/dev/null; wait $$worker 2>/dev/null" EXIT; \

@@ -21,6 +21,8 @@ from siltfence.cli.analyze import analyze_app
 from siltfence.cli.check import check as _check_command
 from siltfence.cli.inputs import date_option
 from siltfence.cli.inputs import read_json_file as _read_json
+from siltfence.cli.ops import backup as _backup_command
+from siltfence.cli.ops import restore as _restore_command
 from siltfence.cli.rain import Units as RainUnits
 from siltfence.cli.rain import rain_app
 from siltfence.core.errors import SiltfenceError
@@ -308,43 +310,84 @@ def ordinances_diff(
 
 
 app.command("check", help="Design checks of a control plan (JSON), failures first.")(_check_command)
+app.command("backup")(_backup_command)
+app.command("restore")(_restore_command)
 
 audit_app = typer.Typer(help="The audit record of the permit database.", no_args_is_help=True)
 app.add_typer(audit_app, name="audit")
 
 
 @audit_app.command("verify")
-def audit_verify() -> None:
-    """Walk the hash chain of the audit record and report the first broken link."""
-    import os
+def audit_verify(
+    checkpoints: Annotated[
+        str | None,
+        typer.Option(
+            help="A file of audit checkpoints to hold the chain against "
+            "(default: SILTFENCE_AUDIT_CHECKPOINTS)"
+        ),
+    ] = None,
+) -> None:
+    """Walk the hash chain of the audit record and hold it against its checkpoints."""
+    from pathlib import Path
 
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "siltfence.config.settings")
-    import django
-    from django.core.exceptions import ImproperlyConfigured
-    from django.db import DatabaseError
+    from siltfence.cli.ops import database_errors, django_setup
 
+    django_setup()
+    from siltfence.apps.audit.anchor import AnchorError, checkpoints_path, verify_anchored
+
+    path = Path(checkpoints) if checkpoints else checkpoints_path()
     try:
-        django.setup()
-    except (ImproperlyConfigured, ValueError) as exc:
-        raise BadInput(f"settings: {exc}") from None
-    from siltfence.apps.audit.chain import chain_verify
-
-    try:
-        result = chain_verify()
-    except DatabaseError as exc:
-        cause = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        raise BadInput(
-            f"database: cannot read the audit record ({cause}); "
-            "check DATABASE_URL and that the database is migrated"
-        ) from None
+        with database_errors():
+            result, anchored = verify_anchored(path)
+    except AnchorError as exc:
+        raise BadInput(str(exc)) from None
     if result.ok:
-        sys.stdout.write(f"audit chain intact: {result.checked} events verified\n")
+        against = f", and {anchored} checkpoints match" if anchored else ""
+        sys.stdout.write(f"audit chain intact: {result.checked} events verified{against}\n")
         return
     sys.stdout.write(
         f"audit chain BROKEN at event #{result.broken_at}: {result.reason} "
         f"({result.checked} events before it verified)\n"
     )
     raise typer.Exit(1)
+
+
+@audit_app.command("checkpoint")
+def audit_checkpoint(
+    email: Annotated[
+        bool, typer.Option(help="Email the checkpoint to SILTFENCE_AUDIT_CLERK_EMAIL")
+    ] = True,
+) -> None:
+    """Record the chain head (count, last hash, HMAC) outside the database, and email it."""
+    from siltfence.cli.ops import database_errors, django_setup
+
+    django_setup()
+    from siltfence.apps.audit.anchor import (
+        AnchorError,
+        checkpoint_email,
+        checkpoint_write,
+        checkpoints_path,
+    )
+
+    try:
+        with database_errors():
+            checkpoint, result = checkpoint_write()
+    except AnchorError as exc:
+        raise BadInput(str(exc)) from None
+    if not result.ok:
+        sys.stdout.write(
+            f"audit chain BROKEN at event #{result.broken_at}: {result.reason}; "
+            "no checkpoint written\n"
+        )
+        raise typer.Exit(1)
+    sys.stdout.write(
+        f"audit checkpoint written: {checkpoint.count} events, last hash "
+        f"{checkpoint.last_hash[:16]}..., in {checkpoints_path()}\n"
+    )
+    if email:
+        sent_to = checkpoint_email(checkpoint)
+        if sent_to:
+            sys.stdout.write(f"emailed to {', '.join(sent_to)}\n")
 
 
 def run() -> None:

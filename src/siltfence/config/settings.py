@@ -108,6 +108,12 @@ AXES_COOLOFF_TIME = 1
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_ENABLED = os.environ.get("AXES_ENABLED", "true") == "true"
+# Behind a reverse proxy every request comes from the proxy's address: the client's address
+# is then the one the nearest trusted proxy put in X-Forwarded-For. SILTFENCE_TRUSTED_PROXIES
+# is how many proxies stand in front (0, the default: use the connection's own address and
+# ignore the header, which a client can write).
+SILTFENCE_TRUSTED_PROXIES = int(os.environ.get("SILTFENCE_TRUSTED_PROXIES", "0"))
+AXES_CLIENT_IP_CALLABLE = "siltfence.apps.accounts.client_ip.client_ip"
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
@@ -185,6 +191,18 @@ SILTFENCE_REQUEST_MAX_BYTES = max(DATA_UPLOAD_MAX_MEMORY_SIZE, SILTFENCE_UPLOAD_
 SILTFENCE_TILE_URL = os.environ.get("SILTFENCE_TILE_URL", "")
 SILTFENCE_TILE_ATTRIBUTION = os.environ.get("SILTFENCE_TILE_ATTRIBUTION", "")
 SESSION_COOKIE_AGE = 60 * 60 * 8
+
+# The audit record's anchor (docs/deploy.md): checkpoints of the chain head, signed with a key
+# that is not in the database, appended to a file and emailed to the clerk.
+SILTFENCE_AUDIT_KEY = os.environ.get("SILTFENCE_AUDIT_KEY", "")
+SILTFENCE_AUDIT_CHECKPOINTS = Path(
+    os.environ.get("SILTFENCE_AUDIT_CHECKPOINTS", DATA_DIR / "audit-checkpoints.jsonl")
+)
+SILTFENCE_AUDIT_CLERK_EMAIL = [
+    a.strip() for a in os.environ.get("SILTFENCE_AUDIT_CLERK_EMAIL", "").split(",") if a.strip()
+]
+# /health answers 503 when the uploads' disk has less free space than this (in MB).
+SILTFENCE_HEALTH_MIN_FREE_MB = int(os.environ.get("SILTFENCE_HEALTH_MIN_FREE_MB", "500"))
 
 # Email (password reset links). With EMAIL_HOST unset, emails are printed to the console,
 # as the demo does; set EMAIL_HOST (and EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,

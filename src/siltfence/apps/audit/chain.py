@@ -94,8 +94,12 @@ class Verification:
     reason: str = ""
 
 
-def chain_verify() -> Verification:
-    """Walk the chain from the start; report the first event whose link is broken."""
+def chain_verify(keep: set[int] | None = None, kept: dict[int, str] | None = None) -> Verification:
+    """Walk the chain from the start; report the first event whose link is broken.
+
+    ``keep``: sequence numbers whose hashes are copied into ``kept`` on the way (to hold
+    the chain against its checkpoints, see ``anchor``).
+    """
     previous = GENESIS
     expected_seq = 1
     checked = 0
@@ -111,6 +115,8 @@ def chain_verify() -> Verification:
                 False, checked, event.seq, f"event #{event.seq} was changed after it was written"
             )
         previous = event.hash
+        if keep and kept is not None and event.seq in keep:
+            kept[event.seq] = event.hash
         expected_seq += 1
         checked += 1
     head = ChainHead.objects.filter(id=1).first()

@@ -1,0 +1,1 @@
+"""Running siltfence on a server: backups of the database and the uploads, the health check."""
