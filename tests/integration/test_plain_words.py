@@ -173,3 +173,40 @@ def _user(username):
     from django.contrib.auth import get_user_model
 
     return get_user_model().objects.get(username=username)
+
+
+def _labels(html: str) -> set[str]:
+    """The text of every <label> of a page, without a required-field star."""
+    return {
+        re.sub(r"\s+", " ", read(match).text).replace("*", "").strip()
+        for match in re.findall(r"<label[^>]*>(.*?)</label>", html, flags=re.S)
+    }
+
+
+@pytest.mark.parametrize(
+    "post, label",
+    [
+        ({"excavation_fill_volume": "20 acre"}, "Excavation plus fill"),
+        ({"disturbed_area": "5 kg"}, "Disturbed area"),
+        ({"on": "2026-13-01"}, "Date the work is judged on"),
+    ],
+)
+def test_a_permit_check_error_names_the_field_as_the_form_labels_it(db, post, label):
+    client = Client()
+    form_labels = _labels(client.get("/").content.decode())
+    assert label in form_labels
+    answer = client.post(
+        "/permit-check/answer", {"jurisdiction": "spencer-wi", **post}, headers={"HX-Request": "1"}
+    )
+    alert = read(answer.content.decode()).text
+    assert f"Please check: {label}: " in alert
+
+
+def test_a_form_error_names_the_field_as_the_form_labels_it(db):
+    response = Client().post(
+        "/accounts/register/",
+        {"username": "sam", "email": "not an address", "first_name": "Sam", "last_name": "Lee"},
+    )
+    html = response.content.decode()
+    assert "Email" in _labels(html)
+    assert "Email: Enter a valid email address." in read(html).text

@@ -25,6 +25,14 @@ from siltfence.apps.web.sections import anchor_for, cited_anchor, subsections
         ),
         ("edit ordinances/new-glarus-wi/standards.yaml", "edit the village's standards data"),
         ("the format is in docs/plan-format.md", "the format is in the plan format page"),
+        (
+            "on: expected a date written YYYY-MM-DD, got '2026-13-01'",
+            "Date the work is judged on: expected a date written YYYY-MM-DD, got '2026-13-01'",
+        ),
+        (
+            "plan: not valid JSON (Expecting value at line 1)",
+            "The plan: not valid JSON (Expecting value at line 1)",
+        ),
     ],
 )
 def test_a_sentence_from_the_core_reads_in_the_screens_words(core, screen):

@@ -92,6 +92,13 @@ LABELS: dict[str, str] = {
     "setback_ft": "setback",
 }
 
+# Fields whose error starts with their contract name -> the label of the form that sent it.
+FIELD_LABELS = {
+    "on": "Date the work is judged on",
+    "jurisdiction": "Village",
+    "plan": "The plan",
+}
+
 # Units as the code writes them -> as a reader does.
 UNITS = {"ft**2": "sq ft", "ft**3": "cu ft", "yd**3": "cu yd", "m**2": "m²", "m**3": "m³"}
 
@@ -138,6 +145,9 @@ def say(text: str) -> str:
     """
     if not text:
         return text
+    field, colon, rest = text.partition(": ")
+    if colon and field in FIELD_LABELS:
+        text = f"{FIELD_LABELS[field]}: {rest}"
     text = _PARAMETER_PREFIX.sub("", text)
     text = _LIBRARY_CALL.sub("", text)
     text = _FACT_PATH.sub(lambda m: label(m.group(1)), text)
