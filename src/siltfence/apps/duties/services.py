@@ -178,6 +178,28 @@ def site_station_pin(*, site: Site, staff: Any, station_id: str, reason: str) ->
     return link
 
 
+def site_station_unpin(*, site: Site, staff: Any) -> SiteStation:
+    """Staff go back to the nearest station for a site."""
+    from siltfence.apps.accounts.rules import is_staff_of
+
+    if not is_staff_of(staff, site):
+        raise ActionRefused("Only the village's staff may choose a site's rain station.")
+    with transaction.atomic():
+        before = SiteStation.objects.filter(site=site).values("station_id", "pinned_reason").first()
+        SiteStation.objects.filter(site=site).update(pinned_reason="")
+        link = site_station_assign(site=site)
+        event_record(
+            actor=staff,
+            entity="site",
+            entity_id=site.pk,
+            action="rain_station_nearest",
+            village=site.village_id,
+            before=before or {},
+            after={"station_id": link.station_id, "distance_km": round(link.distance_km, 1)},
+        )
+    return link
+
+
 def _core_station(row: Station) -> Any:
     from siltfence.core.rain import Station as CoreStation
 

@@ -12,13 +12,18 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import is_staff_of, village_ids
 from siltfence.apps.duties import charts
 from siltfence.apps.duties.models import PermitDuties, SiteStation
-from siltfence.apps.duties.services import _due_moment, site_station_assign, site_station_pin
+from siltfence.apps.duties.services import (
+    _due_moment,
+    site_station_assign,
+    site_station_pin,
+    site_station_unpin,
+)
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.models import Site
 from siltfence.apps.rain.models import RainDay, Station
@@ -44,6 +49,7 @@ def _staff_villages(request: HttpRequest) -> set[str]:
 
 
 @login_required
+@require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:
     villages = _staff_villages(request)
     now = timezone.now()
@@ -199,6 +205,5 @@ def site_station(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def unpin(request: HttpRequest, pk: int) -> HttpResponse:
     site = get_object_or_404(Site.objects.filter(village_id__in=_staff_villages(request)), pk=pk)
-    SiteStation.objects.filter(site=site).update(pinned_reason="")
-    site_station_assign(site=site)
+    site_station_unpin(site=site, staff=request.user)
     return redirect("duties:site-station", pk=site.pk)

@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.views.decorators.http import require_GET
 
 from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import is_inspector_of, is_staff_of, village_ids
@@ -32,6 +33,7 @@ NOT_FOR_YOU = "Inspections are recorded by the village's staff and inspectors."
 
 
 @login_required
+@require_GET
 def round_view(request: HttpRequest) -> HttpResponse:
     villages = village_ids(request.user, Role.STAFF, Role.INSPECTOR)
     if not villages:
@@ -103,6 +105,7 @@ def inspect(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@require_GET
 def photo(request: HttpRequest, pk: int) -> HttpResponse:
     found = get_object_or_404(
         InspectionPhoto.objects.filter(inspection__permit__in=permits_visible_to(request.user)),

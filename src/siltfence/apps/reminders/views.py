@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.selectors import permits_visible_to
@@ -75,6 +75,7 @@ def feed_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("reminders:settings")
 
 
+@require_GET
 def feed(request: HttpRequest, token: str) -> HttpResponse:
     found = CalendarFeed.objects.filter(token=token, revoked_at__isnull=True).select_related("user")
     item = found.first()

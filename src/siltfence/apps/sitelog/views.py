@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.views.decorators.http import require_GET
 
 from siltfence.apps.accounts.rules import is_applicant_of
 from siltfence.apps.permits.errors import ActionRefused
@@ -77,6 +78,7 @@ def site_log(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@require_GET
 def photo(request: HttpRequest, pk: int) -> HttpResponse:
     found = get_object_or_404(
         SiteLogPhoto.objects.filter(entry__permit__in=permits_visible_to(request.user)), pk=pk
