@@ -543,3 +543,23 @@ def test_the_plan_checklist_is_frozen_once_the_application_is_filed(villages, pe
         services.application_checklist_set(application=application, user=people["owner"], items=[])
     application.refresh_from_db()
     assert application.checklist == ticked
+
+
+def test_staff_close_a_new_glarus_permit_on_equivalent_measures_from_the_permit_page(
+    client, villages, people
+):
+    application = filed(villages, people, "new-glarus-wi", at=local(2026, 5, 1, 10))
+    permit = services.application_approve(
+        application=application, staff=people["admin"], at=local(2026, 5, 4)
+    )
+    client.force_login(people["admin"])
+    page = client.get(f"/permits/{permit.pk}/").content.decode()
+    assert "equivalent permanent stabilization measures" in page
+    client.post(
+        f"/permits/{permit.pk}/close",
+        {"cover_percent": "", "equivalent_measures": "Paved lot and riprap", "confirm": "yes"},
+    )
+    permit.refresh_from_db()
+    assert permit.status == "closed"
+    shown = client.get(f"/permits/{permit.pk}/").content.decode()
+    assert "equivalent permanent stabilization measures: Paved lot and riprap" in shown
