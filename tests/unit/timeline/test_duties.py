@@ -327,4 +327,6 @@ def test_february_29_falls_in_the_winter_period_with_the_gap_note():
 def test_new_glarus_has_no_municipal_inspection_duty_and_says_section_135_10_was_not_received():
     result = run("new-glarus-wi", [ev("permit_issued", "2026-05-01")], as_of="2026-07-01T12:00")
     assert duties(result, "municipal_inspection") == []
-    assert "section-135-10-not-received" in notes(result)
+    note = next(n for n in result["notes"] if n["id"] == "no-municipal-inspection-schedule")
+    assert note["citations"] == ["§ 135-10"]
+    assert "not received" in note["says"]
