@@ -355,8 +355,20 @@ def appeal_decide(
             )
             if order is not None:
                 from siltfence.apps.enforcement.selectors import open_stop_work_order
+                from siltfence.apps.permits.models import Permit, PermitStatus
 
-                still = order == "revocation" or open_stop_work_order(locked_case) is not None
+                if order == "revocation":
+                    # Already retracted by the authority meanwhile: nothing left to undo.
+                    still = (
+                        Permit.objects.select_for_update()
+                        .filter(
+                            application_id=locked_case.application_id,
+                            status=PermitStatus.REVOKED,
+                        )
+                        .exists()
+                    )
+                else:
+                    still = open_stop_work_order(locked_case) is not None
                 if still:
                     _retraction(
                         locked_case,

@@ -96,7 +96,7 @@ def appeal_new(request: HttpRequest) -> HttpResponse:
                     kind=data["kind"],
                 )
             except SiltfenceError as exc:
-                messages.error(request, said(exc))
+                messages.error(request, said(exc, form))
             else:
                 messages.success(request, f"Appeal {appeal.number} filed.")
                 return redirect("appeals:detail", pk=appeal.pk)

@@ -84,8 +84,6 @@ class ComplaintForm(LocationMixin):
     name = forms.CharField(max_length=200, required=False, label="Your name (kept private)")
     email = forms.CharField(max_length=200, required=False, label="Your email (kept private)")
     phone = forms.CharField(max_length=40, required=False, label="Your phone (kept private)")
-    # A field people do not see; a form that fills it is a robot's.
-    website = forms.CharField(required=False, label="Leave this empty")
 
 
 class ViolationForm(LocationMixin):
@@ -99,7 +97,7 @@ class ViolationForm(LocationMixin):
         choices=[("inspection", "Municipal inspection"), ("observation", "Staff observation")],
         label="How it was found",
     )
-    provision = forms.CharField(max_length=60, label="Section broken (e.g. § 413-7B(4))")
+    provision = forms.CharField(max_length=60, label="Section broken")
     description = forms.CharField(
         max_length=5000, widget=forms.Textarea(attrs={"rows": 4}), label="What was found"
     )

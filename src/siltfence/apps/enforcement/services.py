@@ -685,6 +685,19 @@ def _lock(case: EnforcementCase) -> EnforcementCase:
     return EnforcementCase.objects.select_for_update().get(pk=case.pk)
 
 
+FUTURE = "date: a step is recorded when it is taken; {at} has not come yet"
+
+
+def _not_future_day(day: datetime.date, field: str) -> None:
+    if day > timezone.localdate() + datetime.timedelta(days=1):
+        raise ActionRefused(f"{field}: {day} has not come yet", field=field)
+
+
+def _not_future(at: datetime.datetime) -> None:
+    if at > timezone.now() + datetime.timedelta(minutes=5):
+        raise ActionRefused(FUTURE.format(at=at.strftime("%Y-%m-%d %H:%M")), field="date")
+
+
 def lawful(case: EnforcementCase, action: str, at: datetime.datetime) -> dict[str, Any]:
     """The core's word on ``action`` in this case at ``at``: the allowed action (with its
     ``from`` date and citation), or ``ActionRefused`` with the reason and, when it is only
@@ -772,6 +785,7 @@ def stop_work_order_post(
 ) -> EnforcementAction:
     """Post a stop-work order on the site (§ 413-10A, § 135-11A), on the grounds the chapter
     lists, at a date and time; the site placard is made with it."""
+    _not_future(at)
     ordinance = _ordinance(case.village_id)
     _require_staff(staff, case, ordinance)
     rule = ordinance.rules["enforcement"]["stop_work_order"]
@@ -837,6 +851,7 @@ def compliance_record(
     *, case: EnforcementCase, staff: Any, at: datetime.datetime, note: str = ""
 ) -> EnforcementAction:
     """The site complies with the stop-work order: the order ends."""
+    _not_future(at)
     ordinance = _ordinance(case.village_id)
     _require_staff(staff, case, ordinance)
     note = _text(note, "note", MAX_DESCRIPTION)
@@ -861,6 +876,7 @@ def permit_revoke(
     """Revoke the permit where the chapter allows it, from the day it allows it (Spencer
     § 413-10B: after the 10 days to comply with a stop-work order; New Glarus § 135-11B: on a
     stop-work order not obeyed, or on a recorded violation of the plan or permit)."""
+    _not_future(at)
     ordinance = _ordinance(case.village_id)
     _require_staff(staff, case, ordinance)
     reasons = _text(reasons, "reasons", MAX_DESCRIPTION)
@@ -975,6 +991,7 @@ def order_retract(
     """The authority retracts its own stop-work order or revocation, where the chapter lets
     it (Spencer § 413-10D: the Building Inspector may; New Glarus § 135-11D: only the
     Zoning Board of Appeals may, on appeal)."""
+    _not_future(at)
     ordinance = _ordinance(case.village_id)
     _require_staff(staff, case, ordinance)
     if order not in ("stop_work_order", "revocation"):
@@ -990,6 +1007,7 @@ def notice_to_cease_give(
 ) -> EnforcementAction:
     """Tell a party working without a permit to cease (New Glarus § 135-11C): from then, a
     cease-and-desist referral is open if they do not."""
+    _not_future(at)
     ordinance = _ordinance(case.village_id)
     _require_staff(staff, case, ordinance)
     rules = [
@@ -1031,6 +1049,7 @@ def cease_and_desist_refer(
     """Ask the village's attorney to obtain a cease-and-desist order (§ 413-10C, § 135-11C),
     from the day the chapter allows it. The contract has no event for the referral itself:
     it is recorded as an action with its letter, and in the audit chain."""
+    _not_future(at)
     ordinance = _ordinance(case.village_id)
     _require_staff(staff, case, ordinance)
     note = _text(note, "note", MAX_DESCRIPTION)
@@ -1056,6 +1075,7 @@ def notice_of_intent_issue(
 ) -> EnforcementAction:
     """The notice of intent to do the work needed to comply (§ 413-10E: from ten days after
     the stop-work order; § 135-11E: after posting it)."""
+    _not_future(at)
     ordinance = _ordinance(case.village_id)
     _require_staff(staff, case, ordinance)
     work = _text(work, "work", MAX_DESCRIPTION)
@@ -1104,6 +1124,7 @@ def village_work_begin(
 ) -> EnforcementAction:
     """The village goes on the land and begins the work (§ 413-10E: after 14 days from the
     notice of intent; § 135-11E: after the notice)."""
+    _not_future(at)
     ordinance = _ordinance(case.village_id)
     _require_staff(staff, case, ordinance)
     note = _text(note, "note", MAX_DESCRIPTION)
@@ -1172,6 +1193,7 @@ def work_cost_record(
     if not description:
         raise ActionRefused("description: say what the cost was for", field="description")
     money = amount_read(amount)
+    _not_future_day(incurred_on, "date")
     with transaction.atomic():
         locked = _lock(case)
         work = locked.actions.filter(kind=ActionKind.VILLAGE_WORK).first()
@@ -1230,6 +1252,7 @@ def invoice_issue(
         or not 1 <= due_in_days <= 365
     ):
         raise ActionRefused(errors.DUE_DAYS, field="due_in_days")
+    _not_future_day(on, "invoice date")
     with transaction.atomic():
         locked = _lock(case)
         costs = list(WorkCost.objects.select_for_update().filter(case=locked, invoice__isnull=True))
@@ -1276,6 +1299,7 @@ def payment_record(*, invoice: Any, staff: Any, amount: Any, on: datetime.date) 
     ordinance = _ordinance(invoice.case.village_id)
     _require_staff(staff, invoice.case, ordinance)
     money = amount_read(amount)
+    _not_future_day(on, "paid on")
     with transaction.atomic():
         locked_case = _lock(invoice.case)
         locked = Invoice.objects.select_for_update().get(pk=invoice.pk)
@@ -1302,6 +1326,7 @@ def costs_unpaid_record(*, invoice: Any, staff: Any, at: datetime.datetime) -> E
     tax roll (``costs_unpaid``)."""
     from siltfence.apps.enforcement.models import Invoice
 
+    _not_future(at)
     ordinance = _ordinance(invoice.case.village_id)
     _require_staff(staff, invoice.case, ordinance)
     day = _local_day(ordinance, at)
@@ -1347,6 +1372,7 @@ def tax_roll_certify(*, invoice: Any, staff: Any, at: datetime.datetime) -> Enfo
     VII of Ch. 66), once the costs are recorded as unpaid."""
     from siltfence.apps.enforcement.models import Invoice
 
+    _not_future(at)
     ordinance = _ordinance(invoice.case.village_id)
     _require_staff(staff, invoice.case, ordinance)
     day = _local_day(ordinance, at)
@@ -1425,6 +1451,7 @@ def injunction_refer(
 ) -> EnforcementAction:
     """Refer the case to the village's attorney for an injunction (§ 413-10F; § 135-11G,
     without first prosecuting for a forfeiture or a cease-and-desist order)."""
+    _not_future(at)
     ordinance = _ordinance(case.village_id)
     _require_staff(staff, case, ordinance)
     rule = ordinance.rules["enforcement"]["injunction"]
@@ -1453,6 +1480,7 @@ def prosecution_refer(
     § 135-11F), with the days counted by the core, each a separate offense."""
     from siltfence.apps.enforcement.selectors import forfeiture_summary
 
+    _not_future(at)
     ordinance = _ordinance(case.village_id)
     _require_staff(staff, case, ordinance)
     note = _text(note, "note", MAX_DESCRIPTION)

@@ -23,6 +23,7 @@ from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import is_staff_of, village_ids
 from siltfence.apps.enforcement import forms as f
 from siltfence.apps.enforcement import services as s
+from siltfence.apps.enforcement.documents import _outside
 from siltfence.apps.enforcement.models import (
     EnforcementCase,
     EnforcementDocument,
@@ -56,9 +57,12 @@ ACTION_TITLES = {
 }
 
 
-def said(exc: SiltfenceError) -> str:
+def said(exc: SiltfenceError, form: Any = None) -> str:
     """A refusal as shown on a page: the field as the form labels it, then the reason."""
     text = str(exc)
+    field = getattr(exc, "field", None)
+    if form is not None and field in getattr(form, "fields", {}) and ": " in text:
+        return f"{form.fields[field].label}:{text.split(':', 1)[1]}"
     return text[:1].upper() + text[1:]
 
 
@@ -133,16 +137,10 @@ def case_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "allowed": allowed,
             "notes": timeline.get("notes", []),
             "forfeiture": forfeiture_summary(case, now),
+            "set_elsewhere": _outside(rule["forfeiture"]),
             "open_order": open_stop_work_order(case),
             "staff": staff,
             "rule": rule,
-            "stop_form": f.StopWorkForm(
-                grounds=[
-                    (g["id"], f"{g['says']} ({g['citation']})")
-                    for g in rule["stop_work_order"]["grounds"]
-                ],
-                initial={"posted_at": now.strftime("%Y-%m-%dT%H:%M")},
-            ),
             "now": now.strftime("%Y-%m-%dT%H:%M"),
             "today": now.date().isoformat(),
             "cost_form": f.CostForm(initial={"incurred_on": now.date().isoformat()}),
@@ -173,6 +171,7 @@ def violation_new(request: HttpRequest) -> HttpResponse:
         raise Http404
     village = get_object_or_404(Village, pk=village_id)
     form = f.ViolationForm(request.POST or None, initial={"party_role": "unknown"})
+    form.fields["provision"].label = f"Section of Ch. {load(village.id).chapter} broken"
     if request.method == "POST":
         if not form.is_valid():
             messages.error(request, f.first_error(form))
@@ -208,7 +207,7 @@ def violation_new(request: HttpRequest) -> HttpResponse:
                         photos=_photos(request),
                     )
                 except SiltfenceError as exc:
-                    messages.error(request, said(exc))
+                    messages.error(request, said(exc, form))
                 else:
                     messages.success(request, "Violation recorded.")
                     return redirect("enforcement:case", pk=violation.case_id)
@@ -513,8 +512,6 @@ def complaint(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         if chosen is None:
             messages.error(request, "Village: choose the village where the site is")
-        elif form.is_valid() and form.cleaned_data["website"]:
-            raise PermissionDenied("This form was filled in by a program.")
         elif not form.is_valid():
             messages.error(request, f.first_error(form))
         elif cache.get(_client_key(request), 0) >= COMPLAINTS_PER_HOUR:
@@ -540,7 +537,7 @@ def complaint(request: HttpRequest) -> HttpResponse:
                     photos=_photos(request),
                 )
             except SiltfenceError as exc:
-                messages.error(request, said(exc))
+                messages.error(request, said(exc, form))
             else:
                 key = _client_key(request)
                 cache.set(key, cache.get(key, 0) + 1, 3600)

@@ -1,0 +1,290 @@
+"""Hostile input to every new form field: a clear refusal naming the field, never a 500,
+a traceback or a half-written record (hypothesis, with a deadline)."""
+
+from __future__ import annotations
+
+import datetime
+from decimal import Decimal
+from typing import Any
+
+import factories
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from siltfence.apps.appeals.models import Appeal
+from siltfence.apps.audit.models import AuditEvent
+from siltfence.apps.enforcement import services as s
+from siltfence.apps.enforcement.models import EnforcementAction, Violation
+from siltfence.apps.enforcement.services import ActionRefused
+
+pytestmark = pytest.mark.django_db
+
+FUZZ = settings(
+    max_examples=40,
+    deadline=datetime.timedelta(seconds=3),
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+texts = st.one_of(
+    st.text(max_size=80),
+    st.text(alphabet=st.characters(codec="utf-8"), max_size=300),
+    st.sampled_from(
+        [
+            "",
+            " ",
+            "\x00",
+            "=cmd()",
+            "<script>x</script>",
+            "9" * 400,
+            "-1",
+            "1e999",
+            "NaN",
+            "2026-02-30",
+            "2026-07-01T25:00",
+            "§",
+            "§ 413-",
+            "0.001",
+            "$5,00",
+        ]
+    ),
+)
+
+
+def _one_message(response: Any) -> str:
+    shown = [str(m) for m in response.context["messages"]] if response.context else []
+    assert len(shown) == 1, shown
+    return shown[0]
+
+
+def _label_first(message: str, labels: set[str]) -> None:
+    head = message.split(":", 1)[0]
+    assert head in labels, f"{message!r} does not start with a field's label"
+
+
+COMPLAINT_LABELS = {
+    "Village",
+    "Where is the site?",
+    "What did you see?",
+    "When did you see it? (YYYY-MM-DD)",
+    "Latitude (decimal degrees)",
+    "Longitude (decimal degrees)",
+    "Your name (kept private)",
+    "Your email (kept private)",
+    "Your phone (kept private)",
+    "Email",
+    "Phone",
+    "Name",
+    "Address",
+    "Description",
+    "Contact",
+    "Location",
+    "Days from",
+    "Photos (JPEG or PNG, up to 6)",
+    "Leave this empty",
+    "Form",
+}
+
+
+@FUZZ
+@given(
+    address=texts,
+    description=texts,
+    seen_on=texts,
+    latitude=texts,
+    longitude=texts,
+    email=texts,
+    phone=texts,
+    name=texts,
+)
+def test_the_complaint_form_refuses_hostile_input_by_field(
+    villages: Any,
+    address: str,
+    description: str,
+    seen_on: str,
+    latitude: str,
+    longitude: str,
+    email: str,
+    phone: str,
+    name: str,
+) -> None:
+    cache.clear()
+    before = Violation.objects.count()
+    data = {
+        "village": factories.SPENCER,
+        "address": address,
+        "description": description,
+        "seen_on": seen_on,
+        "latitude": latitude,
+        "longitude": longitude,
+        "email": email,
+        "phone": phone,
+        "name": name,
+    }
+    response = Client().post(
+        reverse("enforcement:complaint"), {k: v.replace("\x00", "") for k, v in data.items()}
+    )
+    assert response.status_code in (200, 302)
+    if response.status_code == 200:
+        _label_first(_one_message(response), COMPLAINT_LABELS)
+        assert Violation.objects.count() == before
+    else:
+        assert Violation.objects.count() == before + 1
+
+
+@FUZZ
+@given(provision=texts, description=texts, days_from=texts, days_to=texts, party=texts, role=texts)
+def test_recording_a_violation_refuses_hostile_input_by_field(
+    people: factories.People,
+    provision: str,
+    description: str,
+    days_from: str,
+    days_to: str,
+    party: str,
+    role: str,
+) -> None:
+    client = Client()
+    client.force_login(people.staff[factories.SPENCER], backend=factories.ModelBackend)
+    before = AuditEvent.objects.count()
+    response = client.post(
+        reverse("enforcement:violation-new"),
+        {
+            k: v.replace("\x00", "")
+            for k, v in {
+                "village": factories.SPENCER,
+                "address": "1 Main St",
+                "source": "observation",
+                "provision": provision,
+                "description": description,
+                "days_from": days_from,
+                "days_to": days_to,
+                "party_name": party,
+                "party_role": role,
+            }.items()
+        },
+    )
+    assert response.status_code in (200, 302)
+    if response.status_code == 200:
+        labels = {
+            "Section of Ch. 413 broken",
+            "What was found",
+            "Violation from (YYYY-MM-DD)",
+            "Violation to (empty while it continues)",
+            "Party responsible",
+            "The party is the",
+            "Provision",
+            "Description",
+            "Days to",
+            "Days from",
+            "Party name",
+            "Party role",
+            "Address",
+            "Location",
+        }
+        _label_first(_one_message(response), labels)
+        assert AuditEvent.objects.count() == before
+
+
+@FUZZ
+@given(value=texts)
+def test_an_amount_is_read_strictly_or_refused_naming_the_amount(value: str) -> None:
+    try:
+        amount = s.amount_read(value)
+    except ActionRefused as refused:
+        assert refused.field == "amount"
+        assert str(refused).startswith("amount: give an amount in dollars greater than 0")
+    else:
+        assert Decimal("0") < amount <= s.MAX_AMOUNT
+        assert amount == amount.quantize(Decimal("0.01"))
+
+
+@FUZZ
+@given(rate=texts, authority=texts)
+def test_the_interest_rate_setting_refuses_hostile_input_by_field(
+    people: factories.People, rate: str, authority: str
+) -> None:
+    try:
+        entry = s.interest_rate_set(
+            village=factories.Village.objects.get(pk=factories.SPENCER),
+            staff=people.staff[factories.SPENCER],
+            effective_from=datetime.date(2026, 1, 1),
+            annual_percent=rate,
+            authority=authority,
+        )
+    except ActionRefused as refused:
+        assert refused.field in ("rate", "authority")
+        assert str(refused).startswith(f"{refused.field}: ")
+    else:
+        assert 0 <= entry.annual_percent <= 100 and entry.authority
+
+
+@FUZZ
+@given(at=texts, text=texts)
+def test_a_step_form_refuses_hostile_dates_and_words_by_field(
+    people: factories.People, at: str, text: str
+) -> None:
+    staff = people.staff[factories.NEW_GLARUS]
+    case = s.violation_record(
+        village=factories.Village.objects.get(pk=factories.NEW_GLARUS),
+        recorded_by=staff,
+        source="observation",
+        description="x",
+        provision="§ 135-6",
+        days_from=datetime.date(2026, 7, 1),
+        at=datetime.datetime(2026, 7, 1, 12, tzinfo=datetime.UTC),
+        address=f"{abs(hash(at + text))} Fuzz St",
+    ).case
+    client = Client()
+    client.force_login(staff, backend=factories.ModelBackend)
+    before = EnforcementAction.objects.count()
+    response = client.post(
+        reverse("enforcement:case-step", args=[case.pk, "notice-to-cease"]),
+        {"at": at.replace("\x00", ""), "text": text.replace("\x00", "")},
+        follow=True,
+    )
+    assert response.status_code == 200
+    message = _one_message(response)
+    if message != "Notice to cease recorded.":
+        _label_first(message, {"Date and time", "Words", "Note", "Date", "Notice"})
+        assert EnforcementAction.objects.count() == before
+
+
+@FUZZ
+@given(name=texts, standing=texts, grounds=texts, filed_on=texts, kind=texts)
+def test_filing_an_appeal_refuses_hostile_input_by_field(
+    people: factories.People, name: str, standing: str, grounds: str, filed_on: str, kind: str
+) -> None:
+    client = Client()
+    client.force_login(people.staff[factories.SPENCER], backend=factories.ModelBackend)
+    before = Appeal.objects.count()
+    response = client.post(
+        reverse("appeals:new"),
+        {
+            k: v.replace("\x00", "")
+            for k, v in {
+                "village": factories.SPENCER,
+                "kind": kind,
+                "appellant_name": name,
+                "standing": standing,
+                "grounds": grounds,
+                "filed_on": filed_on,
+            }.items()
+        },
+    )
+    assert response.status_code in (200, 302)
+    if response.status_code == 200:
+        labels = {
+            "What is asked",
+            "Who appeals (name of the person or office)",
+            "The appellant is",
+            "Grounds",
+            "Filed on (YYYY-MM-DD)",
+            "Standing",
+            "Appellant",
+            "Decision",
+            "Kind",
+        }
+        _label_first(_one_message(response), labels)
+        assert Appeal.objects.count() == before
