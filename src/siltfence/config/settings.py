@@ -189,6 +189,8 @@ SILTFENCE_UPLOAD_MAX_BYTES = int(os.environ.get("SILTFENCE_UPLOAD_MAX_BYTES", 20
 # room for the form around it.
 SILTFENCE_REQUEST_MAX_BYTES = max(DATA_UPLOAD_MAX_MEMORY_SIZE, SILTFENCE_UPLOAD_MAX_BYTES + 1024**2)
 SILTFENCE_TILE_URL = os.environ.get("SILTFENCE_TILE_URL", "")
+# The village the home page opens on; empty: the first of the ordinance folders.
+SILTFENCE_DEFAULT_JURISDICTION = os.environ.get("SILTFENCE_DEFAULT_JURISDICTION", "")
 SILTFENCE_TILE_ATTRIBUTION = os.environ.get("SILTFENCE_TILE_ATTRIBUTION", "")
 SESSION_COOKIE_AGE = 60 * 60 * 8
 
@@ -244,6 +246,8 @@ SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_HTTPONLY = True
 CSRF_FAILURE_VIEW = "siltfence.apps.web.error_views.csrf_failure"
 X_FRAME_OPTIONS = "DENY"
+# A load balancer asks each app server for /health directly, over plain http.
+SECURE_REDIRECT_EXEMPT = [r"^health$"]
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CSP = {

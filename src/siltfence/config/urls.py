@@ -2,8 +2,10 @@ from django.contrib import admin
 from django.urls import include, path
 
 from siltfence.apps.api.api import api
+from siltfence.apps.ops.health import health
 
 urlpatterns = [
+    path("health", health, name="health"),
     path("admin/", admin.site.urls),
     path("api/", api.urls),
     path("plans/", include("siltfence.apps.plans.urls")),
