@@ -20,7 +20,8 @@ DATA ?= var
 RUN_ENV = SILTFENCE_ENV=production SILTFENCE_LOCAL_HTTP=true \
   SILTFENCE_DATA_DIR=$(abspath $(DATA)) ALLOWED_HOSTS=127.0.0.1,localhost,[::1] \
   SECRET_KEY="$$(cat $(DATA)/secret-key)" SILTFENCE_URL=http://$(HOST):$(PORT)/ \
-  SILTFENCE_AUDIT_KEY="$$(cat $(DATA)/audit-key)"
+  SILTFENCE_AUDIT_KEY="$$(cat $(DATA)/audit-key)" \
+  SILTFENCE_DEFAULT_JURISDICTION=$${SILTFENCE_DEFAULT_JURISDICTION:-spencer-wi}
 
 .PHONY: run dev test lint typecheck test-unit test-postgres test-browser bench install clean
 

@@ -14,6 +14,8 @@ IN_CI = os.environ.get("CI") == "true"
 
 # Keep the compiled-ordinance cache of the test run away from the user's own.
 os.environ.setdefault("SILTFENCE_CACHE_DIR", str(REPO / ".pytest_cache" / "siltfence"))
+# The home page opens on Spencer in the tests, as in the demo (`make run`).
+os.environ.setdefault("SILTFENCE_DEFAULT_JURISDICTION", "spencer-wi")
 
 
 def pytest_configure(config):

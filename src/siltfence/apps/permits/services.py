@@ -48,16 +48,11 @@ from siltfence.core.ordinance.loader import load
 from siltfence.core.ordinance.model import Ordinance
 from siltfence.core.rules import determine
 
-# § 135-8B: the three events on which a New Glarus plan must be amended; Spencer asks for
-# written permission before any modification (§ 413-8E(3)(c)).
-AMENDMENT_TRIGGERS = {
-    "new-glarus-wi": {
-        "design_change": "§ 135-8B(1)",
-        "plan_ineffective": "§ 135-8B(2)",
-        "administrator_notice": "§ 135-8B(3)",
-    },
-    "spencer-wi": {"modification": "§ 413-8E(3)(c)"},
-}
+
+def amendment_triggers(ordinance: Ordinance) -> dict[str, str]:
+    """The events on which the plan must be amended (New Glarus § 135-8B) or written
+    permission asked (Spencer § 413-8E(3)(c)), each with its citation, from the data."""
+    return {t["id"]: t["citation"] for t in ordinance.rules["permit"]["amendment_triggers"]}
 
 
 def _ordinance(village: Village | str) -> Ordinance:
@@ -820,7 +815,7 @@ def plan_amendment_request(
     """Ask for written permission to change the plan (§ 413-8E(3)(c); § 135-8B, 7E(3))."""
     if not (is_applicant_of(user, permit.application) or is_staff_of(user, permit)):
         raise ActionRefused(errors.NOT_YOURS, field="application")
-    triggers = AMENDMENT_TRIGGERS[permit.village_id]
+    triggers = amendment_triggers(_ordinance(permit.village_id))
     if trigger not in triggers:
         raise ActionRefused(
             errors.AMENDMENT_TRIGGER.format(choices=", ".join(triggers)), field="trigger"

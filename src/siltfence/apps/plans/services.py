@@ -34,8 +34,6 @@ from siltfence.core.ordinance.loader import load
 # it while it is under review. After a decision a change is a plan amendment.
 APPLICANT_STATUSES = {ApplicationStatus.DRAFT, ApplicationStatus.INFORMATION_REQUESTED}
 STAFF_STATUSES = {*APPLICANT_STATUSES, ApplicationStatus.UNDER_REVIEW}
-# Spencer asks written permission for any modification; New Glarus lists when to amend.
-AMENDMENT_CITATION = {"spencer-wi": "§ 413-8E(3)(c)", "new-glarus-wi": "§ 135-8B"}
 
 
 def plan_evaluation_date(application: Application, plan_json: Any) -> datetime.date:
@@ -76,7 +74,7 @@ def _may_change(user: Any, application: Application) -> None:
         raise ActionRefused(
             errors.DECIDED.format(
                 status=application.get_status_display().lower(),
-                citation=AMENDMENT_CITATION.get(application.village_id, "the chapter"),
+                citation=load(application.village_id).rules["permit"]["amendment_citation"],
             ),
             field="status",
         )

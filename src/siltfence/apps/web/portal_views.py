@@ -95,9 +95,7 @@ def apply(request: HttpRequest) -> HttpResponse:
                 on=on,
                 parties=[
                     {
-                        "role": "responsible_party"
-                        if jurisdiction == "new-glarus-wi"
-                        else "landowner",
+                        "role": load(jurisdiction).applicant_role,
                         "name": data["owner_name"],
                         "email": data["owner_email"],
                     }

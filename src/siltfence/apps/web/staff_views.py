@@ -283,7 +283,7 @@ def permits(request: HttpRequest) -> HttpResponse:
 def permit_detail(request: HttpRequest, pk: int) -> HttpResponse:
     permit = get_object_or_404(permits_visible_to(request.user), pk=pk)
     ordinance = load(permit.village_id)
-    from siltfence.apps.permits.services import AMENDMENT_TRIGGERS
+    from siltfence.apps.permits.services import amendment_triggers
 
     timeline = application_timeline(permit.application).to_json()
     timeline["duties"] = [duty_words(d, zone=ordinance.time_zone) for d in timeline["duties"]]
@@ -302,7 +302,7 @@ def permit_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "extend_form": ExtendForm(),
             "close_form": CloseForm(),
             "surety_form": SuretyForm(),
-            "triggers": AMENDMENT_TRIGGERS[permit.village_id],
+            "triggers": amendment_triggers(ordinance),
             "audit": _audit_for("permit", permit.pk),
             "back_url": back_url,
             "back_label": back_label,

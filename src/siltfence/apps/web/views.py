@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -29,8 +30,6 @@ from siltfence.core.ordinance.loader import load, load_all
 from siltfence.core.ordinance.model import Ordinance
 from siltfence.core.quantities import format_quantity
 from siltfence.core.rules import determine
-
-DEFAULT_JURISDICTION = "spencer-wi"
 
 
 def _ordinance_or_404(jurisdiction: str) -> Ordinance:
@@ -97,7 +96,8 @@ def facts_from_form(data: Any) -> dict[str, Any]:
 @require_GET
 def permit_check(request: HttpRequest) -> HttpResponse:
     ordinances = load_all()
-    chosen = request.GET.get("jurisdiction", DEFAULT_JURISDICTION)
+    default = settings.SILTFENCE_DEFAULT_JURISDICTION or ordinances[0].id
+    chosen = request.GET.get("jurisdiction", default)
     ordinance = _ordinance_or_404(chosen)
     return render(
         request,

@@ -79,8 +79,10 @@ JURISDICTION_SPEC = {
     "adopted": datetime.date,
     "versions": [{"effective": datetime.date, "title": str, "note": str}],
     "authority": {"title": str, "citation": Citation},
-    # Who applies for the permit, and the sections that say so.
+    # Who applies for the permit, the sections that say so, and the party they are on the
+    # record (the owner named on an application).
     "applicant_citations": [Citation],
+    "applicant_role": OneOf("landowner", "land_user", "responsible_party"),
     "appeals_body": {"title": str, "citation": Citation},
     # Where a site map opens before anything is drawn: the village centre, WGS84 degrees.
     "map_centre": {"latitude": float, "longitude": float},
@@ -207,6 +209,8 @@ RULES_SPEC = {
         "surety": str,
         "amendment_citation": Citation,
         "amendment": str,
+        # The events on which the plan must be amended, or written permission asked.
+        "amendment_triggers": [{"id": str, "citation": Citation, "says": str}],
         # Where the authority may add conditions to a permit (New Glarus § 135-7F).
         "added_conditions?": {"citation": Citation, "says": str},
         # What final stabilization is, and where the chapter says so.
@@ -460,6 +464,7 @@ def _build(folder: Path, raw: dict[str, Any]) -> Ordinance:
         versions=versions,
         authority=MappingProxyType(jurisdiction["authority"]),
         applicant_citations=tuple(jurisdiction["applicant_citations"]),
+        applicant_role=jurisdiction["applicant_role"],
         appeals_body=MappingProxyType(jurisdiction["appeals_body"]),
         words=MappingProxyType(jurisdiction["words"]),
         time_counting=MappingProxyType(jurisdiction["time_counting"]),

@@ -79,6 +79,7 @@ class Ordinance:
     versions: tuple[Version, ...]
     authority: Mapping[str, str]
     applicant_citations: tuple[str, ...]
+    applicant_role: str
     appeals_body: Mapping[str, str]
     words: Mapping[str, str]
     time_counting: Mapping[str, Any]

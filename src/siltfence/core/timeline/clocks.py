@@ -41,7 +41,7 @@ DECIDED_BY = {
     ),
 }
 STARTED_BY = {
-    "application_received": "complete application, plan and fee received",
+    "application_received": "complete application received, with its plan and any fee due",
     "information_received": "requested information received",
 }
 
