@@ -11,6 +11,8 @@ set, and turns on the secure cookie and HTTPS settings that `check --deploy` ask
   `make run` does; refused unless ALLOWED_HOSTS names only 127.0.0.1, localhost or [::1]
 - SILTFENCE_TILE_URL, SILTFENCE_TILE_ATTRIBUTION: a map tile URL template for the plan map
   (default empty: a plain vector view with no tiles, which needs no internet)
+- SILTFENCE_DEFAULT_JURISDICTION: the village the home page opens on, an ordinance folder's
+  id (default: the first folder; `make run` opens on spencer-wi)
 - EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS,
   DEFAULT_FROM_EMAIL: the SMTP server for password reset emails (default: printed on the
   console)
