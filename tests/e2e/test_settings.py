@@ -40,15 +40,66 @@ def test_production_refuses_to_start_without_allowed_hosts(tmp_path):
     assert "ALLOWED_HOSTS must be set" in run.stderr
 
 
-def test_production_settings_pass_the_deploy_check(tmp_path):
+# The production environment docs/deploy.md documents (its secrets made up here).
+PRODUCTION = {
+    "SILTFENCE_ENV": "production",
+    "SECRET_KEY": secrets.token_urlsafe(50),
+    "ALLOWED_HOSTS": "permits.example.org",
+    "EMAIL_HOST": "smtp.example.org",
+    "SILTFENCE_AUDIT_KEY": secrets.token_urlsafe(48),
+    "SILTFENCE_TRUSTED_PROXIES": "1",
+}
+
+
+def test_production_settings_pass_the_deploy_check_with_no_warning_at_all(tmp_path):
     run = manage(
         "check",
         "--deploy",
         "--fail-level",
         "WARNING",
-        SILTFENCE_ENV="production",
-        SECRET_KEY=secrets.token_urlsafe(50),
-        ALLOWED_HOSTS="permits.example.org",
+        **PRODUCTION,
         SILTFENCE_DATA_DIR=str(tmp_path),
     )
     assert run.returncode == 0, run.stderr
+    assert run.stdout == "System check identified no issues (0 silenced).\n"
+    assert run.stderr == ""
+
+
+def test_the_deploy_check_warns_when_the_audit_checkpoints_cannot_be_signed(tmp_path):
+    without_key = {k: v for k, v in PRODUCTION.items() if k != "SILTFENCE_AUDIT_KEY"}
+    run = manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        **without_key,
+        SILTFENCE_DATA_DIR=str(tmp_path),
+    )
+    assert run.returncode != 0
+    assert "siltfence.W001" in run.stderr
+    assert "SILTFENCE_AUDIT_KEY is not set" in run.stderr
+
+
+def test_the_deploy_check_wants_a_real_mail_server_in_production(tmp_path):
+    without_mail = {k: v for k, v in PRODUCTION.items() if k != "EMAIL_HOST"}
+    run = manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        **without_mail,
+        SILTFENCE_DATA_DIR=str(tmp_path),
+    )
+    assert run.returncode != 0
+    assert "mail.E001" in run.stderr
+
+
+def test_the_content_security_policy_allows_no_inline_or_evaluated_script():
+    from django.conf import settings
+
+    scripts = [str(source) for source in settings.SECURE_CSP.get("script-src", [])]
+    assert scripts == ["'self'"]
+    assert settings.SECURE_CSP["default-src"] == ["'self'"]
+    everything = " ".join(str(s) for sources in settings.SECURE_CSP.values() for s in sources)
+    assert "unsafe-eval" not in everything
+    assert "unsafe-inline" not in everything
