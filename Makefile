@@ -78,6 +78,7 @@ test: lint typecheck
 # The database-backed suites again, on PostgreSQL (started here if it is down).
 test-postgres: install
 	@bash .ci/postgres-up
+	@command -v pg_dump >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-client >/dev/null; }
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} \
 	  $(BIN)/python -m pytest tests/integration tests/e2e -m "not browser"
 

@@ -348,11 +348,3 @@ def test_a_backup_to_a_folder_that_does_not_exist_exits_2(
     assert run.returncode == 2
     assert run.stderr.count("\n") == 1
     assert "does not exist" in run.stderr
-
-
-def test_pg_dump_and_pg_restore_are_installed():
-    """The PostgreSQL backups need PostgreSQL's client programs on the server."""
-    for tool in ("pg_dump", "pg_restore"):
-        run = subprocess.run([tool, "--version"], capture_output=True, text=True, check=False)
-        assert run.returncode == 0
-        assert run.stdout.startswith(f"{tool} (PostgreSQL) ")
