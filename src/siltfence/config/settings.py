@@ -9,6 +9,10 @@ set, and turns on the secure cookie and HTTPS settings that `check --deploy` ask
 - SILTFENCE_DATA_DIR: where the SQLite file and uploads live (default ./var)
 - SILTFENCE_LOCAL_HTTP=true (production only): serve over plain http on this computer, as
   `make run` does; refused unless ALLOWED_HOSTS names only 127.0.0.1, localhost or [::1]
+- SILTFENCE_AUDIT_KEY, SILTFENCE_AUDIT_CHECKPOINTS, SILTFENCE_AUDIT_CLERK_EMAIL: the key that
+  signs the audit checkpoints (never in the database), their file, and who gets them by email
+- SILTFENCE_TRUSTED_PROXIES: how many reverse proxies stand in front (login throttling)
+- SILTFENCE_HEALTH_MIN_FREE_MB: /health fails below this much free space for uploads
 - SILTFENCE_TILE_URL, SILTFENCE_TILE_ATTRIBUTION: a map tile URL template for the plan map
   (default empty: a plain vector view with no tiles, which needs no internet)
 - SILTFENCE_DEFAULT_JURISDICTION: the village the home page opens on, an ordinance folder's
