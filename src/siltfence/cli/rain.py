@@ -175,6 +175,91 @@ def rain_used_text(used: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+@rain_app.command("outlook")
+def outlook(
+    file: Annotated[str, typer.Option(help="A station's rain history (any supported layout)")],
+    jurisdiction: Annotated[str, typer.Option(help="Jurisdiction id, e.g. spencer-wi")],
+    from_: Annotated[str, typer.Option("--from", help="First planned day YYYY-MM-DD")],
+    to: Annotated[str, typer.Option(help="Last planned day YYYY-MM-DD")],
+    station: Annotated[
+        str | None, typer.Option(help="Station ID (for a file that names none, or of several)")
+    ] = None,
+    years: Annotated[str, typer.Option(help="Years of history, FIRST-LAST")] = "1991-2020",
+    units: Annotated[
+        Units | None,
+        typer.Option(help="Units of a Climate Data Online export when the file cannot tell"),
+    ] = None,
+    format: Annotated[Format, typer.Option(help="json or text")] = Format.json,
+) -> None:
+    """How many rains of the rule's size (and so inspections after rain) to expect over the
+    planned days, from the station's history: the median and the 10th and 90th percentiles
+    over the years."""
+    import json
+    from zoneinfo import ZoneInfo
+
+    from siltfence.core.ordinance.loader import load
+    from siltfence.core.rain import read_day
+    from siltfence.core.rain.outlook import season_outlook
+
+    ordinance = load(jurisdiction)
+    start = read_day(from_, "from")
+    end = read_day(to, "to")
+    span = _years(years)
+    zone = ZoneInfo(ordinance.time_zone)
+    source, _ = load_source(file, zone, station, None, units)
+    report = season_outlook(
+        source.record.days,
+        ordinance,
+        start,
+        end,
+        zone,
+        years=span,
+        missing=source.record.missing,
+    )
+    report["station"] = source.station
+    if format is Format.json:
+        sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(outlook_text(report))
+
+
+def _years(text: str) -> range:
+    first, _, last = text.partition("-")
+    if not (first.isdigit() and last.isdigit() and len(first) == 4 and len(last) == 4):
+        raise SiltfenceError(
+            f"years: expected FIRST-LAST like 1991-2020, got {text[:20]!r}", field="years"
+        )
+    if int(last) < int(first):
+        raise SiltfenceError(f"years: the last year {last} is before the first {first}", field="years")
+    return range(int(first), int(last) + 1)
+
+
+def outlook_text(report: dict[str, Any]) -> str:
+    rains = report["qualifying_rains"]
+    years = report["years"]
+    lines = [
+        f"{report['jurisdiction']}: planned {report['planned']['from']} to "
+        f"{report['planned']['to']}",
+        f"Station: {station_line(report['station'])}",
+        f"History: {years['from']} to {years['to']} ({years['used']} "
+        f"year{'s' if years['used'] != 1 else ''})",
+        f"Rule: {report['rule']['says']} ({report['rule']['citation']})",
+        "",
+        f"Rains that meet the rule: median {rains['median']:g}, 10th percentile "
+        f"{rains['p10']:g}, 90th percentile {rains['p90']:g} (fewest {rains['min']}, most "
+        f"{rains['max']})",
+        f"Inspections after rain to expect: the same, {rains['median']:g} "
+        f"(between {rains['p10']:g} and {rains['p90']:g} in eight years of ten)",
+        f"Weekly inspections: at least {report['weekly_inspections']}",
+    ]
+    if report["years_left_out"]:
+        left = ", ".join(str(y["year"]) for y in report["years_left_out"])
+        lines.append(f"Left out for missing days: {left}")
+    for note in report["notes"]:
+        lines.append(f"  - {note['says']} ({', '.join(note['citations'])})")
+    return "\n".join(lines) + "\n"
+
+
 @rain_app.command("import")
 def import_(
     paths: Annotated[list[Path], typer.Argument(help="Rain files (any supported layout)")],

@@ -326,39 +326,52 @@ def rain_sweep(*, day: datetime.date) -> SweepResult:
 
 
 def _land(rain_day: RainDay, village_id: str, zone: datetime.tzinfo) -> tuple[int, list[int]]:
-    """One wet day onto every active permit of the village at its station, set-based."""
+    """One wet day onto every active permit of the village at its station, set-based: one
+    query finds the permits it has not yet landed on, one records the landings (the unique
+    constraint keeps a concurrent sweep from landing twice; only the new ones come back),
+    one writes their rain events. Each is linear in the permits, whatever their number."""
     at = datetime.datetime.combine(rain_day.day, datetime.time(0), tzinfo=zone)
     inches = round((rain_day.tenths_mm or 0) / 254, 4)
     fields = json.dumps({"inches": inches, "station": rain_day.station_id})
     postgres = connection.vendor == "postgresql"
+    # The ids travel as one parameter: an array in PostgreSQL, a JSON list in SQLite.
+    ids = "unnest(%s::bigint[]) AS ids(x)" if postgres else "json_each(%s) AS ids"
+    column = "ids.x" if postgres else "ids.value"
     cast = "%s::jsonb" if postgres else "%s"
-    eligible = """
-        FROM permits_permit p
-        JOIN permits_application a ON a.id = p.application_id
-        JOIN duties_sitestation s ON s.site_id = a.site_id
-        WHERE p.status = %s AND p.village_id = %s AND s.station_id = %s
-          AND p.issued_on <= %s
-          AND NOT EXISTS (SELECT 1 FROM duties_rainlanding l
-                          WHERE l.application_id = p.application_id AND l.rain_day_id = %s)
-    """
-    params = [PermitStatus.ACTIVE, village_id, rain_day.station_id, rain_day.day, rain_day.pk]
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT p.id {eligible}", params)
-        permits = [row[0] for row in cursor.fetchall()]
-        if not permits:
-            return 0, []
-        now = timezone.now()
         cursor.execute(
-            f"""INSERT INTO permits_timelineevent (application_id, type, at, fields, recorded_at)
-                SELECT p.application_id, 'rain', %s, {cast}, %s {eligible}""",
-            [at, fields, now, *params],
+            """SELECT p.id, p.application_id
+               FROM permits_permit p
+               JOIN permits_application a ON a.id = p.application_id
+               JOIN duties_sitestation s ON s.site_id = a.site_id
+               WHERE p.status = %s AND p.village_id = %s AND s.station_id = %s
+                 AND p.issued_on <= %s
+                 AND p.application_id NOT IN (SELECT l.application_id
+                                              FROM duties_rainlanding l
+                                              WHERE l.rain_day_id = %s)""",
+            [PermitStatus.ACTIVE, village_id, rain_day.station_id, rain_day.day, rain_day.pk],
         )
+        found = cursor.fetchall()
+        if not found:
+            return 0, []
+        permit_of = {application: permit for permit, application in found}
+        wanted = sorted(permit_of)
         cursor.execute(
             f"""INSERT INTO duties_rainlanding (application_id, rain_day_id)
-                SELECT p.application_id, %s {eligible}""",
-            [rain_day.pk, *params],
+                SELECT {column}, %s FROM {ids} WHERE true
+                ON CONFLICT (application_id, rain_day_id) DO NOTHING
+                RETURNING application_id""",
+            [rain_day.pk, wanted if postgres else json.dumps(wanted)],
         )
-    return len(permits), permits
+        landed = sorted(row[0] for row in cursor.fetchall())
+        if not landed:
+            return 0, []
+        cursor.execute(
+            f"""INSERT INTO permits_timelineevent (application_id, type, at, fields, recorded_at)
+                SELECT {column}, 'rain', %s, {cast}, %s FROM {ids}""",
+            [at, fields, timezone.now(), landed if postgres else json.dumps(landed)],
+        )
+    return len(landed), [permit_of[a] for a in landed]
 
 
 # -- stored duties ---------------------------------------------------------------------
