@@ -49,7 +49,7 @@ PEOPLE = [
 # are the contract), the admin, and the plan file format, whose keys a plan's author types.
 SKIP = re.compile(
     r"^/(static|admin|api|developers/api|documents|accounts/logout|design-checks/plan-format)"
-    r"|\.(pdf|geojson|json)$|/geojson$"
+    r"|\.(pdf|geojson|json|csv|atom|ics)$|/geojson$"
 )
 PROJECTS = [
     {"jurisdiction": "spencer-wi", "disturbed_area": "4000"},
@@ -109,17 +109,28 @@ def offences(text: str) -> list[str]:
     return found
 
 
-def crawl(client: Client, start: list[str], limit: int = 120) -> dict[str, str]:
-    """Every page reachable from ``start`` by links: path -> visible text."""
+def crawl(client: Client, start: list[str], limit: int = 400, per_kind: int = 6) -> dict[str, str]:
+    """Every page reachable from ``start`` by links: path -> visible text.
+
+    Each section of each chapter is read once (whatever citation led to it); other pages
+    of one kind (the same path but for its numbers) at most ``per_kind`` times.
+    """
     seen: dict[str, str] = {}
+    kinds: dict[str, int] = {}
     queue = list(start)
     while queue and len(seen) < limit:
         path = urldefrag(queue.pop(0)).url
         parsed = urlparse(path)
         if parsed.netloc or not parsed.path.startswith("/") or SKIP.search(parsed.path):
             continue
+        if parsed.path.startswith("/ordinances/"):
+            path = parsed.path
         if path in seen:
             continue
+        kind = re.sub(r"\d+", "N", parsed.path)
+        if not parsed.path.startswith("/ordinances/") and kinds.get(kind, 0) >= per_kind:
+            continue
+        kinds[kind] = kinds.get(kind, 0) + 1
         response = client.get(path)
         assert response.status_code < 500, f"{path} answered {response.status_code}"
         if response.status_code != 200 or "html" not in response.get("content-type", ""):
