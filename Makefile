@@ -50,7 +50,7 @@ run: install $(DATA)/secret-key $(DATA)/audit-key
 	@$(RUN_ENV) $(BIN)/python -m siltfence.manage collectstatic --noinput --verbosity 0
 	@$(RUN_ENV) $(BIN)/python -m siltfence.manage demo_load
 	@$(RUN_ENV) $(BIN)/python -m siltfence.manage siltfence_sweep
-	@$(RUN_ENV) $(BIN)/siltfence audit checkpoint
+	@$(RUN_ENV) SILTFENCE_AUDIT_CLERK_EMAIL=clerk@localhost $(BIN)/siltfence audit checkpoint
 	@echo "Serving http://$(HOST):$(PORT)/ with gunicorn, and the task worker (the daily rain sweep, reminders); Ctrl-C stops both."
 	@$(RUN_ENV) bash -c '$(BIN)/python -m siltfence.manage db_worker --no-startup-delay & worker=$$!; \
 	  trap "kill $$worker 2>/dev/null; wait $$worker 2>/dev/null" EXIT; \
