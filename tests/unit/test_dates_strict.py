@@ -252,3 +252,40 @@ def test_any_text_as_a_plan_date_is_read_or_refused_naming_the_path(text):
         assert exc.field == "plan.on"
         return
     assert parsed.on is not None and parsed.on.isoformat() == text.strip()
+
+
+EVENT_DATE_FIELDS = {
+    "building_permit_expires": {"type": "permit_issued"},
+    "from": {"type": "violation", "to": "2026-06-30"},
+    "to": {"type": "violation", "from": "2026-05-01"},
+    "start": {"type": "work_planned"},
+    "ended_at": {"type": "rain", "inches": 1},
+}
+
+
+@FAST
+@given(field=st.sampled_from(sorted(EVENT_DATE_FIELDS)), text=ANY_TEXT)
+def test_any_text_in_an_events_date_field_is_read_or_refused_naming_the_field(field, text):
+    event = {"at": "2026-05-01", **EVENT_DATE_FIELDS[field], field: text}
+    try:
+        parse_events([event], CHICAGO)
+    except SiltfenceError as exc:
+        assert exc.field == f"events[0].{field}"
+        return
+    assert text.strip()[:4].isdigit()
+
+
+@FAST
+@given(field=st.sampled_from(["start", "end"]), text=ANY_TEXT)
+def test_any_text_as_a_phase_date_is_read_or_refused_naming_the_path(field, text):
+    plan = copy.deepcopy(PHASED)
+    index, feature = _disturbed(plan)
+    feature["properties"][field] = text
+    try:
+        parse_plan(plan)
+    except EngineeringInputError as exc:
+        # a date that reads but falls on the wrong side of the other is named at "end"
+        where = f"plan.site.features[{index}].properties."
+        assert exc.field in (where + field, where + "end")
+        return
+    assert DATE_RE.fullmatch(text)

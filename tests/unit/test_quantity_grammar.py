@@ -189,39 +189,77 @@ def _feature(plan: dict, kind: str) -> dict:
     return next(f for f in plan["site"]["features"] if f["properties"]["kind"] == kind)
 
 
-def _set_stockpile_volume(plan: dict, value: object) -> str:
-    _feature(plan, "stockpile")["properties"]["volume"] = value
-    index = next(
-        i for i, f in enumerate(plan["site"]["features"]) if f["properties"]["kind"] == "stockpile"
-    )
-    return f"plan.site.features[{index}].properties.volume"
+def _feature_setter(kind: str, name: str):
+    """Set property ``name`` of the first feature of ``kind``; return the field's path."""
+
+    def setter(plan: dict, value: object) -> str:
+        index = next(
+            i for i, f in enumerate(plan["site"]["features"]) if f["properties"]["kind"] == kind
+        )
+        plan["site"]["features"][index]["properties"][name] = value
+        return f"plan.site.features[{index}].properties.{name}"
+
+    return setter
 
 
-def _set_basin_depth(plan: dict, value: object) -> str:
-    _feature(plan, "sediment_basin")["properties"]["depth"] = value
-    index = next(
-        i
-        for i, f in enumerate(plan["site"]["features"])
-        if f["properties"]["kind"] == "sediment_basin"
-    )
-    return f"plan.site.features[{index}].properties.depth"
+def _member_setter(member: str, name: str, drop: tuple[str, ...] = ()):
+    """Set ``name`` of ``plan[member]`` (its first entry for a list); return the path."""
+
+    def setter(plan: dict, value: object) -> str:
+        target = plan[member][0] if isinstance(plan[member], list) else plan[member]
+        for key in drop:
+            target.pop(key, None)
+        target[name] = value
+        return (
+            f"plan.{member}[0].{name}"
+            if isinstance(plan[member], list)
+            else (f"plan.{member}.{name}")
+        )
+
+    return setter
 
 
-def _set_slope(plan: dict, value: object) -> str:
-    plan["sheet_flow"][0]["slope"] = value
-    return "plan.sheet_flow[0].slope"
-
-
-def _set_pumping_rate(plan: dict, value: object) -> str:
-    plan["dewatering"]["highest_pumping_rate"] = value
-    return "plan.dewatering.highest_pumping_rate"
-
-
+# Every quantity of the plan format (docs/plan-format.md), in a worked plan that has it.
 PLAN_FIELDS = {
-    "stockpile volume": ("stockpiles", _set_stockpile_volume),
-    "basin depth": ("basin-10-acre", _set_basin_depth),
-    "sheet-flow slope": ("sheet-flow", _set_slope),
-    "dewatering pumping rate": ("dewatering-note-100-gal-min", _set_pumping_rate),
+    "stockpile volume": ("stockpiles", _feature_setter("stockpile", "volume")),
+    "stockpile days": ("stockpiles", _feature_setter("stockpile", "days")),
+    "stockpile drainage length": (
+        "stockpiles",
+        _feature_setter("stockpile", "downslope_drainage_length"),
+    ),
+    "basin depth": ("basin-10-acre", _feature_setter("sediment_basin", "depth")),
+    "basin drainage area": ("basin-10-acre", _feature_setter("sediment_basin", "drainage_area")),
+    "basin runoff coefficient": (
+        "basin-10-acre",
+        _feature_setter("sediment_basin", "runoff_coefficient"),
+    ),
+    "sheet-flow adjacent area": ("sheet-flow", _member_setter("sheet_flow", "adjacent_area")),
+    "sheet-flow length": ("sheet-flow", _member_setter("sheet_flow", "flow_length")),
+    "sheet-flow slope": ("sheet-flow", _member_setter("sheet_flow", "slope")),
+    "sheet-flow manning n": (
+        "sheet-flow",
+        _member_setter("sheet_flow", "manning_n", drop=("surface",)),
+    ),
+    "sheet-flow runoff coefficient": (
+        "sheet-flow",
+        _member_setter("sheet_flow", "runoff_coefficient"),
+    ),
+    "dewatering pumping rate": (
+        "dewatering-note-100-gal-min",
+        _member_setter("dewatering", "highest_pumping_rate"),
+    ),
+    "dewatering device diameter": (
+        "dewatering-note-100-gal-min",
+        _member_setter("dewatering", "device_diameter"),
+    ),
+    "dewatering device area": (
+        "dewatering-note-100-gal-min",
+        _member_setter("dewatering", "device_area", drop=("device_diameter",)),
+    ),
+    "dewatering water temperature": (
+        "dewatering-note-100-gal-min",
+        _member_setter("dewatering", "water_temperature"),
+    ),
 }
 
 
