@@ -270,7 +270,8 @@ def test_any_text_in_an_events_date_field_is_read_or_refused_naming_the_field(fi
     try:
         parse_events([event], CHICAGO)
     except SiltfenceError as exc:
-        assert exc.field == f"events[0].{field}"
+        # a violation's days that read but run backwards are named at "to"
+        assert exc.field in (f"events[0].{field}", "events[0].to")
         return
     assert text.strip()[:4].isdigit()
 
