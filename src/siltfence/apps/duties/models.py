@@ -1,5 +1,4 @@
-"""Each site's rain station, the sweep's memory of the rain it wrote onto permits, and
-each permit's duties as last computed. Stations and their days are the rain record's
+"""Each site's rain station, the sweep's runs, and each permit's duties as last computed. Stations and their days are the rain record's
 (``siltfence.apps.rain``: ``Station``, ``RainDay``).
 
 The duties themselves are the core's (``siltfence.core.timeline``): they are recomputed
@@ -33,26 +32,6 @@ class SiteStation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.site} → {self.station_id} ({self.distance_km:.1f} km)"
-
-
-class RainLanding(models.Model):
-    """A station's wet day written onto a permit's record as a ``rain`` event: the sweep's
-    memory, so that running it twice writes nothing the second time."""
-
-    application = models.ForeignKey(
-        "permits.Application", on_delete=models.PROTECT, related_name="rain_landings"
-    )
-    rain_day = models.ForeignKey("rain.RainDay", on_delete=models.PROTECT, related_name="landings")
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["application", "rain_day"], name="a_rain_day_lands_once"
-            )
-        ]
-
-    def __str__(self) -> str:
-        return f"rain day {self.rain_day_id} on application {self.application_id}"
 
 
 class SweepRun(models.Model):

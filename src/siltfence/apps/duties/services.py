@@ -287,7 +287,8 @@ def _qualifying_days(
 
 def rain_sweep(*, day: datetime.date) -> SweepResult:
     """Write each qualifying rain up to ``day`` onto every active permit that draws its rain
-    from the station, once. Returns the permits a rain landed on (to recompute)."""
+    from the station, once (a permit holding that station's rain of that day is left
+    alone). Returns the permits a rain landed on (to recompute)."""
     pairs = (
         RainDay.objects.filter(
             day__gte=day - datetime.timedelta(days=LOOKBACK_DAYS), day__lte=day, tenths_mm__gt=0
@@ -300,7 +301,10 @@ def rain_sweep(*, day: datetime.date) -> SweepResult:
         set(
             Permit.objects.filter(
                 status=PermitStatus.ACTIVE, application__site__rain__station_id__in=stations
-            ).values_list("village_id", flat=True)
+            )
+            .order_by()
+            .values_list("village_id", flat=True)
+            .distinct()
         )
     )
     touched: set[int] = set()
@@ -310,6 +314,7 @@ def rain_sweep(*, day: datetime.date) -> SweepResult:
             zone = ZoneInfo(load(village_id).time_zone)
             for station_id in stations:
                 for rain_day in _qualifying_days(station_id, village_id, day, zone):
+                    RainDay.objects.select_for_update().filter(pk=rain_day.pk).exists()
                     count, permits = _land(rain_day, village_id, zone)
                     written += count
                     touched.update(permits)
@@ -327,9 +332,10 @@ def rain_sweep(*, day: datetime.date) -> SweepResult:
 
 def _land(rain_day: RainDay, village_id: str, zone: datetime.tzinfo) -> tuple[int, list[int]]:
     """One wet day onto every active permit of the village at its station, set-based: one
-    query finds the permits it has not yet landed on, one records the landings (the unique
-    constraint keeps a concurrent sweep from landing twice; only the new ones come back),
-    one writes their rain events. Each is linear in the permits, whatever their number."""
+    query finds the permits that do not yet hold this station's rain of that day, one
+    writes their rain events. Both are linear in the permits, whatever their number. Call
+    inside the sweep's transaction, holding the lock on the rain day (so two sweeps of the
+    same day cannot both write)."""
     at = datetime.datetime.combine(rain_day.day, datetime.time(0), tzinfo=zone)
     inches = round((rain_day.tenths_mm or 0) / 254, 4)
     fields = json.dumps({"inches": inches, "station": rain_day.station_id})
@@ -338,40 +344,37 @@ def _land(rain_day: RainDay, village_id: str, zone: datetime.tzinfo) -> tuple[in
     ids = "unnest(%s::bigint[]) AS ids(x)" if postgres else "json_each(%s) AS ids"
     column = "ids.x" if postgres else "ids.value"
     cast = "%s::jsonb" if postgres else "%s"
+    station = "e.fields ->> 'station'" if postgres else "json_extract(e.fields, '$.station')"
     with connection.cursor() as cursor:
         cursor.execute(
-            """SELECT p.id, p.application_id
+            f"""SELECT p.id, p.application_id
                FROM permits_permit p
                JOIN permits_application a ON a.id = p.application_id
                JOIN duties_sitestation s ON s.site_id = a.site_id
                WHERE p.status = %s AND p.village_id = %s AND s.station_id = %s
                  AND p.issued_on <= %s
-                 AND p.application_id NOT IN (SELECT l.application_id
-                                              FROM duties_rainlanding l
-                                              WHERE l.rain_day_id = %s)""",
-            [PermitStatus.ACTIVE, village_id, rain_day.station_id, rain_day.day, rain_day.pk],
+                 AND p.application_id NOT IN (
+                     SELECT e.application_id FROM permits_timelineevent e
+                     WHERE e.type = 'rain' AND e.at = %s AND {station} = %s)""",
+            [
+                PermitStatus.ACTIVE,
+                village_id,
+                rain_day.station_id,
+                rain_day.day,
+                at,
+                rain_day.station_id,
+            ],
         )
         found = cursor.fetchall()
         if not found:
             return 0, []
-        permit_of = {application: permit for permit, application in found}
-        wanted = sorted(permit_of)
-        cursor.execute(
-            f"""INSERT INTO duties_rainlanding (application_id, rain_day_id)
-                SELECT {column}, %s FROM {ids} WHERE true
-                ON CONFLICT (application_id, rain_day_id) DO NOTHING
-                RETURNING application_id""",
-            [rain_day.pk, wanted if postgres else json.dumps(wanted)],
-        )
-        landed = sorted(row[0] for row in cursor.fetchall())
-        if not landed:
-            return 0, []
+        applications = sorted(application for _, application in found)
         cursor.execute(
             f"""INSERT INTO permits_timelineevent (application_id, type, at, fields, recorded_at)
                 SELECT {column}, 'rain', %s, {cast}, %s FROM {ids}""",
-            [at, fields, timezone.now(), landed if postgres else json.dumps(landed)],
+            [at, fields, timezone.now(), applications if postgres else json.dumps(applications)],
         )
-    return len(landed), [permit_of[a] for a in landed]
+    return len(found), sorted(permit for permit, _ in found)
 
 
 # -- stored duties ---------------------------------------------------------------------
