@@ -1,5 +1,6 @@
-"""Each site's rain station, the sweep's runs, and each permit's duties as last computed. Stations and their days are the rain record's
-(``siltfence.apps.rain``: ``Station``, ``RainDay``).
+"""Each site's rain station, the sweep's runs, and each permit's duties as last computed.
+Stations and their days are the rain record's (``siltfence.apps.rain``: ``Station``,
+``RainDay``).
 
 The duties themselves are the core's (``siltfence.core.timeline``): they are recomputed
 from a permit's events whenever an event lands on the permit, and stored here so that the
