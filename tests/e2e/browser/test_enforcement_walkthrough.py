@@ -17,13 +17,12 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from conftest import assert_accessible
 from siltfence.apps.accounts.models import Membership, Role
 from siltfence.apps.documents.pdf import lines_to_pdf
 from siltfence.apps.enforcement.models import EnforcementAction, Violation
 from siltfence.apps.permits import services
 from siltfence.apps.permits.models import DocumentKind
-
-from .conftest import assert_accessible
 
 PASSWORD = "enforcement-walk-2026"
 SPENCER = "spencer-wi"
@@ -123,7 +122,9 @@ def test_from_a_complaint_to_the_tax_roll_then_an_appeal_reverses_the_order(
     clerk.get_by_label("Permit number (if any)").fill(permit.number)
     clerk.get_by_role("button", name="Save the review").click()
     said(clerk, "Violation found")
-    clerk.get_by_label(re.compile("The conditions of the permit are not being met")).check()
+    # USWDS draws the box on the label; the person clicks the label.
+    clerk.get_by_text(re.compile("^The conditions of the permit are not being met")).click()
+    expect(clerk.get_by_label(re.compile("The conditions of the permit"))).to_be_checked()
     clerk.get_by_label("Posted on the site (date and time)").fill(_moment(44))
     clerk.get_by_role("button", name="Post the stop-work order").click()
     said(clerk, "Stop-work order posted")
@@ -148,8 +149,8 @@ def test_from_a_complaint_to_the_tax_roll_then_an_appeal_reverses_the_order(
     said(clerk, "Village work recorded as begun")
     clerk.get_by_label("Kind of cost").select_option("labour")
     clerk.get_by_label("What it was for").fill("Public works crew, 6 hours")
-    clerk.get_by_label("Amount in dollars").fill("450.00")
-    clerk.get_by_label("Date (YYYY-MM-DD)").fill(_day(19))
+    clerk.locator("#id_amount").fill("450.00")
+    clerk.locator("#id_incurred_on").fill(_day(19))
     clerk.get_by_role("button", name="Record the cost").click()
     said(clerk, "Cost recorded")
     clerk.get_by_label("Invoice date (YYYY-MM-DD)").fill(_day(15))
@@ -169,7 +170,7 @@ def test_from_a_complaint_to_the_tax_roll_then_an_appeal_reverses_the_order(
     owner = session(browser, size, base, "owner")
     case_url = clerk.url
     owner.goto(case_url)
-    owner.get_by_role("link", name=re.compile(r"^Appeal this step: stop-work order")).click()
+    owner.get_by_role("link", name=re.compile(r"^Appeal this step\W+stop-work order")).click()
     owner.get_by_label("Who appeals (name of the person or office)").fill("Alex Schmid")
     owner.get_by_label("The appellant is").select_option("permittee")
     owner.get_by_label("Grounds").fill("The inlet was protected; the photo is of the next lot.")
@@ -183,13 +184,15 @@ def test_from_a_complaint_to_the_tax_roll_then_an_appeal_reverses_the_order(
     expect(board.get_by_test_id("appeals-docket")).to_contain_text("Alex Schmid")
     assert_accessible(board)
     board.get_by_role("link", name=re.compile(r"^SP-A-")).click()
-    board.get_by_label("Hearing (date and time)").fill(_moment(1, 18))
+    # Filed today; heard a few minutes ago, with notice given the same day.
+    heard = timezone.localtime() - datetime.timedelta(minutes=2)
+    board.get_by_label("Hearing (date and time)").fill(heard.strftime("%Y-%m-%dT%H:%M"))
     board.get_by_label("Place").fill("Village Hall")
-    board.get_by_label("Notice given on (YYYY-MM-DD)").fill(_day(8))
+    board.get_by_label("Notice given on (YYYY-MM-DD)").fill(heard.date().isoformat())
     board.get_by_label("Notice given to").fill("Alex Schmid; the Building Inspector")
     board.get_by_role("button", name="Set the hearing").click()
     said(board, "Hearing scheduled")
-    board.get_by_label("Decision", exact=True).select_option("reverse")
+    board.locator("#id_decision").select_option("reverse")
     board.get_by_label("Reasons").fill("The photographs show the neighbouring lot.")
     board.get_by_role("button", name="Record the decision").click()
     expect(board.get_by_test_id("appeal-status")).to_have_text("Decided: Reversed")
