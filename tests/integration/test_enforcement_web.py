@@ -80,7 +80,10 @@ def test_a_complaint_without_login_gets_a_receipt_and_stays_private(villages: An
             {"email": "", "phone": ""},
             "Contact: give an email address or a phone number so staff can reach you",
         ),
-        ({"email": "not-an-email"}, "Your email (kept private): 'not-an-email' is not an email address"),
+        (
+            {"email": "not-an-email"},
+            "Your email (kept private): 'not-an-email' is not an email address",
+        ),
         (
             {"address": "", "latitude": "", "longitude": ""},
             "Where is the site?: give the site's address, or pick it on the map",
