@@ -26,6 +26,7 @@ from siltfence.apps.permits.models import Application, ApplicationStatus
 from siltfence.apps.permits.services import application_facts_update
 from siltfence.apps.plans import errors
 from siltfence.apps.plans.models import ControlPlan
+from siltfence.core.dates import DateRefused, read_date
 from siltfence.core.engineering.report import PlanReport, review_plan
 from siltfence.core.ordinance.loader import load
 
@@ -40,8 +41,8 @@ def plan_evaluation_date(application: Application, plan_json: Any) -> datetime.d
     """The plan's own ``on``, else today in the village's time zone (as the web form does)."""
     if isinstance(plan_json, dict) and isinstance(plan_json.get("on"), str):
         try:
-            return datetime.date.fromisoformat(plan_json["on"])
-        except ValueError:
+            return read_date(plan_json["on"])
+        except DateRefused:
             pass  # review_plan names the field
     zone = ZoneInfo(load(application.village_id).time_zone)
     return timezone.now().astimezone(zone).date()
