@@ -73,7 +73,7 @@ def test_the_api_refuses_a_hostile_quantity_at_once_naming_the_fact(client, type
     start = time.perf_counter()
     body = {"jurisdiction": "spencer-wi", "on": "2026-06-01", "facts": {"disturbed_area": typed}}
     response = api(client, json.dumps(body))
-    assert time.perf_counter() - start < 1
+    assert time.perf_counter() - start < 2
     assert response.status_code == 400
     assert response.json()["field"] == "disturbed_area"
     assert response.json()["detail"].startswith("facts.disturbed_area: ")

@@ -128,7 +128,7 @@ def test_hostile_text_is_refused_at_once_and_never_evaluated(typed):
     start = time.perf_counter()
     with pytest.raises(UnitMismatch) as refused:
         to_unit(typed, "ft**2")
-    assert time.perf_counter() - start < 0.05
+    assert time.perf_counter() - start < 0.5  # was 7.8 s for 40 kB, and forever for a power
     message = str(refused.value)
     assert len(message) < 300  # the sentence quotes the text shortened, never all of it
     assert "Traceback" not in message
