@@ -43,7 +43,7 @@ def test_apply_request_information_answer_approve_and_download_the_permit(
 
     # The applicant checks the facts and applies from the answer, without retyping.
     sign_in(applicant, base, "owner")
-    applicant.goto(f"{base}/")
+    applicant.goto(f"{base}/?jurisdiction=spencer-wi")
     applicant.get_by_label("Disturbed area", exact=True).fill("6000")
     expect(applicant.get_by_test_id("verdict")).to_contain_text("Yes, a permit is required")
     assert_accessible(applicant)
