@@ -74,6 +74,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
                 "due": when(str(duty["due"]), str(zone)),
                 "because": duty["because"],
                 "citation": duty["citation"],
+                "ordinance": load(state.village_id),
             }
             if duty["status"] == "overdue" or due <= now:
                 overdue.append(row)

@@ -351,6 +351,7 @@ def round_plan(*, user: Any, villages: set[str], as_of: datetime.datetime) -> li
                 "overdue": duty["status"] == "overdue",
                 "point": points.get(site.pk, centre),
                 "village": state.village_id,
+                "ordinance": load(state.village_id),
             }
         )
     plan = []

@@ -78,4 +78,5 @@ def permittee_duties(context: Any, permit: Any, duties: list[dict[str, Any]]) ->
         "is_permittee": bool(user and permit.application.applicant_id == user.pk),
         "authority": ordinance.authority_title,
         "station": station,
+        "ordinance": ordinance,
     }

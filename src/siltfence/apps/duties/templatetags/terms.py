@@ -1,0 +1,36 @@
+"""``{{ text|terms:ordinance }}``: the chapter's defined terms in a text, each shown with
+its meaning and citation on hover, tap or keyboard (a ``<details>``, so no script is
+needed to read it)."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from django import template
+from django.utils.safestring import SafeString, mark_safe
+
+from siltfence.core.ordinance.terms import defined_terms, mentions
+
+register = template.Library()
+
+
+@register.filter
+def terms(text: Any, ordinance: Any) -> SafeString:
+    raw = str(text or "")
+    found = mentions(raw, defined_terms(ordinance)) if ordinance is not None else []
+    parts: list[str] = []
+    at = 0
+    for mention in found:
+        parts.append(escape(raw[at : mention.start]))
+        word = escape(raw[mention.start : mention.end])
+        names = " or ".join(n.lower() for n in mention.term.names)
+        parts.append(
+            f'<details class="term"><summary title="Defined in {escape(mention.term.citation)}">'
+            f'{word}</summary><span class="term-meaning"><strong>{escape(names)}</strong>: '
+            f'{escape(mention.term.meaning)} <span class="cite">'
+            f"{escape(mention.term.citation)}</span></span></details>"
+        )
+        at = mention.end
+    parts.append(escape(raw[at:]))
+    return mark_safe("".join(parts))  # every piece above is escaped
