@@ -35,7 +35,8 @@ def docket_view(request: HttpRequest) -> HttpResponse:
     if not village_ids(request.user, Role.STAFF, Role.APPEALS_BOARD):
         raise PermissionDenied("The docket is for the appeals board and the village's staff.")
     page = Paginator(docket(request.user), 25).get_page(request.GET.get("page"))
-    return render(request, "appeals/docket.html", {"page": page})
+    staff_villages = Village.objects.filter(pk__in=village_ids(request.user, Role.STAFF))
+    return render(request, "appeals/docket.html", {"page": page, "staff_villages": staff_villages})
 
 
 def _decision_target(request: HttpRequest) -> tuple[Any, Any, Village | None]:
@@ -76,7 +77,10 @@ def appeal_new(request: HttpRequest) -> HttpResponse:
     form = af.AppealForm(
         request.POST or None,
         standings=standings,
-        initial={"filed_on": timezone.localdate().isoformat()},
+        initial={
+            "filed_on": timezone.localdate().isoformat(),
+            "kind": "variance" if action is None and application is None else "appeal",
+        },
     )
     if request.method == "POST":
         if not form.is_valid():
