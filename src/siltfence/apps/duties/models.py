@@ -61,6 +61,7 @@ class PermitDuties(models.Model):
     village = models.ForeignKey("permits.Village", on_delete=models.PROTECT, related_name="+")
     computed_at = models.DateTimeField()
     as_of = models.DateTimeField()
+    # The earliest due date of a duty still open: when a status next changes by itself.
     next_due = models.DateTimeField(null=True, blank=True)
     open_count = models.PositiveIntegerField(default=0)
     overdue_count = models.PositiveIntegerField(default=0)
@@ -69,6 +70,7 @@ class PermitDuties(models.Model):
     class Meta:
         indexes = [
             models.Index(fields=["village", "next_due"]),
+            models.Index(fields=["next_due"]),
             models.Index(fields=["village", "overdue_count"]),
         ]
 

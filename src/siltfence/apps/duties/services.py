@@ -436,7 +436,8 @@ def _state(
     duties = [d for d in timeline["duties"] if d["kind"] not in ("review_decision",)]
     duties = [d for d in duties if d["kind"] != "re_review_decision"]
     open_ones = [d for d in duties if d["status"] != "met"]
-    dues = [_due_moment(str(d["due"]), zone) for d in open_ones]
+    # When something next changes without an event: the earliest duty still open.
+    dues = [_due_moment(str(d["due"]), zone) for d in open_ones if d["status"] == "open"]
     return PermitDuties(
         permit_id=pk,
         village_id=village_id,
@@ -458,8 +459,9 @@ def active_permit_ids(village_ids: Sequence[str] | None = None) -> list[int]:
 
 def daily_sweep(*, day: datetime.date, as_of: datetime.datetime | None = None) -> SweepRun:
     """The day's work: stations for sites that have none, the rain sweep, the duties of
-    the permits a rain landed on (and of those whose stored duties are older than a day,
-    as a clock running out changes a status without any event), then the reminders."""
+    the permits a rain landed on (and of those whose next duty has fallen due since they
+    were computed, as a clock running out changes a status without any event), then the
+    reminders."""
     from siltfence.apps.reminders.services import reminders_send
 
     moment = as_of or timezone.now()
@@ -467,10 +469,12 @@ def daily_sweep(*, day: datetime.date, as_of: datetime.datetime | None = None) -
     for site in Site.objects.filter(rain__isnull=True, applications__permit__status="active"):
         site_station_assign(site=site)
     result = rain_sweep(day=day)
+    # A status changes without an event only when a due date passes (open to overdue, the
+    # next weekly or monthly inspection owed): those permits, found by the index on
+    # next_due, are recomputed with the touched ones, and no other.
     stale = set(
         PermitDuties.objects.filter(
-            permit__status=PermitStatus.ACTIVE,
-            as_of__lt=moment - datetime.timedelta(hours=20),
+            permit__status=PermitStatus.ACTIVE, next_due__lte=moment
         ).values_list("permit_id", flat=True)
     )
     missing = set(

@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -56,7 +57,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     week = now + datetime.timedelta(days=7)
     states = list(
         PermitDuties.objects.filter(village_id__in=villages, permit__status="active")
-        .filter(next_due__lte=week)
+        .filter(Q(next_due__lte=week) | Q(overdue_count__gt=0))
         .select_related("permit__application__site")
         .order_by("next_due")[:500]
     )

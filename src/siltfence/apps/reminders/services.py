@@ -18,6 +18,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from siltfence.apps.accounts.models import Membership, Role
@@ -89,8 +90,8 @@ def reminders_send(*, as_of: datetime.datetime) -> int:
     """Send the reminders due at ``as_of``; returns how many were sent."""
     horizon = as_of + datetime.timedelta(days=MAX_DAYS_AHEAD)
     states = list(
-        PermitDuties.objects.filter(
-            permit__status="active", next_due__isnull=False, next_due__lte=horizon
+        PermitDuties.objects.filter(permit__status="active").filter(
+            Q(next_due__lte=horizon) | Q(overdue_count__gt=0)
         )
     )
     if not states:
