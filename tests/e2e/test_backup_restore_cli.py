@@ -13,6 +13,7 @@ import hashlib
 import io
 import json
 import os
+import secrets
 import shutil
 import sqlite3
 import subprocess
@@ -28,6 +29,7 @@ SILTFENCE = [sys.executable, "-c", "from siltfence.cli.main import run; run()"]
 MANAGE = [sys.executable, "-m", "siltfence.manage"]
 SUITE_DATABASE_URL = os.environ.get("DATABASE_URL", "")
 ON_POSTGRES = SUITE_DATABASE_URL.startswith("postgres")
+AUDIT_KEY = secrets.token_urlsafe(48)
 
 
 def _env(data_dir: Path, database_url: str = "", **extra: str) -> dict[str, str]:
@@ -152,6 +154,12 @@ def test_a_backup_restored_into_an_empty_database_holds_every_row_and_upload_and
         *(f"media/{path}" for path in _files(source / "media")),
     }
 
+    # The village's checkpoint of the record, made before the backup, outside both.
+    checkpoints = tmp_path_factory.mktemp("checkpoints") / "audit-checkpoints.jsonl"
+    anchor = {"SILTFENCE_AUDIT_KEY": AUDIT_KEY, "SILTFENCE_AUDIT_CHECKPOINTS": str(checkpoints)}
+    run = _run([*SILTFENCE, "audit", "checkpoint"], source, source_url, **anchor)
+    assert run.returncode == 0, run.stderr
+
     target = tmp_path_factory.mktemp("restored")
     run = _run([*SILTFENCE, "restore", str(archive)], target, target_url)
     assert run.returncode == 0, run.stderr
@@ -159,9 +167,10 @@ def test_a_backup_restored_into_an_empty_database_holds_every_row_and_upload_and
 
     assert _dump(target, target_url) == _dump(source, source_url)
     assert _files(target / "media") == _files(source / "media")
-    verify = _run([*SILTFENCE, "audit", "verify"], target, target_url)
+    verify = _run([*SILTFENCE, "audit", "verify"], target, target_url, **anchor)
     assert verify.returncode == 0, verify.stdout + verify.stderr
     assert verify.stdout.startswith("audit chain intact: ")
+    assert verify.stdout.endswith(", and 1 checkpoints match\n")
 
     # A second restore over the restored database is refused, and changes nothing.
     again = _run([*SILTFENCE, "restore", str(archive)], target, target_url)
@@ -214,6 +223,23 @@ def test_a_truncated_archive_is_refused_with_one_line_and_nothing_restored(
     error = _restore_refused(cut, tmp_path)
     assert error.startswith(f"siltfence: {cut}: not a usable siltfence backup (damaged")
     assert error.rstrip().endswith("nothing was restored")
+
+
+def test_an_archive_member_that_would_land_outside_the_restore_is_refused(
+    sqlite_archive: tuple[Path, Path], tmp_path: Path
+):
+    _, archive = sqlite_archive
+    escape = tmp_path / "escape.tar.gz"
+    with tarfile.open(archive) as tar, tarfile.open(escape, "w:gz") as new:
+        for member in tar.getmembers():
+            new.addfile(member, tar.extractfile(member))
+        info = tarfile.TarInfo("../../planted.txt")
+        info.size = 7
+        new.addfile(info, io.BytesIO(b"planted"))
+    error = _restore_refused(escape, tmp_path)
+    assert "not a usable siltfence backup" in error
+    assert not list(tmp_path.rglob("planted.txt"))
+    assert not (tmp_path.parent / "planted.txt").exists()
 
 
 def test_a_file_that_is_not_an_archive_is_refused(tmp_path: Path):
