@@ -21,6 +21,7 @@ import pytest
 from enforcement_helpers import at, permit_filed_on
 from factories import NEW_GLARUS, SPENCER, People
 
+from siltfence.apps.enforcement import errors
 from siltfence.apps.enforcement import services as s
 from siltfence.apps.enforcement.models import EnforcementDocument, InterestRate
 from siltfence.apps.enforcement.selectors import case_timeline, forfeiture_summary
@@ -357,3 +358,68 @@ def test_spencer_forfeiture_says_not_entered_until_the_village_enters_the_sectio
         Decimal("200.00"),
         Decimal("1000.00"),
     )
+
+
+def test_spencer_cease_and_desist_at_a_site_with_no_permit_waits_out_the_ten_days(
+    people: People, villages: Any
+) -> None:
+    # § 413-10C: a landowner or land user with no permit who "does not cease ... within 10
+    # days": posted Wednesday 2026-07-01, the tenth day is Saturday 2026-07-11, so the
+    # referral is open from Sunday 2026-07-12.
+    staff = people.staff[SPENCER]
+    case = s.violation_record(
+        village=villages[SPENCER],
+        recorded_by=staff,
+        source="observation",
+        description="Grading with no permit.",
+        provision="§ 413-9",
+        days_from=datetime.date(2026, 7, 1),
+        at=at("2026-07-01"),
+        address="80 Oak St, Spencer",
+    ).case
+    s.stop_work_order_post(case=case, staff=staff, at=at("2026-07-01", 10), grounds=["no-permit"])
+    with pytest.raises(ActionRefused) as early:
+        s.cease_and_desist_refer(case=case, staff=staff, at=at("2026-07-11", 16))
+    assert early.value.field == "referral"
+    assert str(early.value).endswith("lawful from 2026-07-12")
+    referral = s.cease_and_desist_refer(case=case, staff=staff, at=at("2026-07-12", 9))
+    assert referral.citation == "§ 413-10C"
+    with pytest.raises(ActionRefused) as no_permit:
+        s.permit_revoke(case=case, staff=staff, at=at("2026-07-12"), reasons="x")
+    assert str(no_permit.value) == errors.REVOKE_NO_PERMIT
+
+
+def test_new_glarus_injunction_needs_no_prior_prosecution_or_order(
+    people: People, villages: Any
+) -> None:
+    # § 135-11G: "without first prosecuting for forfeiture or a cease-and-desist order".
+    staff = people.staff[NEW_GLARUS]
+    case = s.violation_record(
+        village=villages[NEW_GLARUS],
+        recorded_by=staff,
+        source="observation",
+        description="Sediment in the creek.",
+        provision="§ 135-11",
+        days_from=datetime.date(2026, 7, 1),
+        at=at("2026-07-01"),
+        address="5 Creek Rd, New Glarus",
+    ).case
+    referral = s.injunction_refer(case=case, staff=staff, at=at("2026-07-01", 12))
+    assert referral.citation == "§ 135-11G"
+    assert EnforcementDocument.objects.get(action=referral).kind == "injunction_referral"
+
+
+def test_a_step_cannot_be_recorded_for_a_time_that_has_not_come(
+    people: People, spencer_case: Any
+) -> None:
+    from django.utils import timezone
+
+    with pytest.raises(ActionRefused) as refused:
+        s.stop_work_order_post(
+            case=spencer_case,
+            staff=people.staff[SPENCER],
+            at=timezone.now() + datetime.timedelta(days=2),
+            grounds=["conditions-not-met"],
+        )
+    assert refused.value.field == "date"
+    assert not spencer_case.actions.exists()
