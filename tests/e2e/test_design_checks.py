@@ -9,10 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from django.urls import include, path
 
 from siltfence.apps.web import design_views
-from siltfence.apps.web import urls as web_urls
 
 REPO = Path(__file__).resolve().parents[2]
 CASES = REPO / "ordinances/spencer-wi/cases/design"
@@ -146,34 +144,10 @@ def test_a_body_that_is_not_an_object_is_a_400(api_client):
 
 # -- web ----------------------------------------------------------------------------------
 
-urlpatterns = [
-    path(
-        "",
-        include(
-            (
-                [
-                    *web_urls.urlpatterns,
-                    path(
-                        "design-checks/",
-                        design_views.design_check_report,
-                        name="design-check-report",
-                    ),
-                    path(
-                        "design-checks/report.pdf",
-                        design_views.design_check_pdf,
-                        name="design-check-pdf",
-                    ),
-                ],
-                "web",
-            )
-        ),
-    ),
-]
-
 
 @pytest.fixture
-def web(settings, client):
-    settings.ROOT_URLCONF = __name__
+def web(client):
+    """The site as it is served: every page's header and footer link the other apps."""
     return client
 
 
