@@ -249,3 +249,21 @@ def test_events_written_after_a_checkpoint_still_verify_and_a_later_checkpoint_a
     assert again.returncode == 0, again.stderr
     run = siltfence(checkpointed, "audit", "verify")
     assert run.stdout == "audit chain intact: 6 events verified, and 2 checkpoints match\n"
+
+
+def test_a_mail_server_that_cannot_be_reached_is_one_line_after_the_checkpoint_is_written(
+    database: Path,
+):
+    run = siltfence(
+        database,
+        "audit",
+        "checkpoint",
+        SILTFENCE_AUDIT_CLERK_EMAIL="clerk@example.org",
+        EMAIL_HOST="127.0.0.1",
+        EMAIL_PORT="9",  # nothing listens there
+    )
+    assert run.returncode == 2
+    assert run.stderr.count("\n") == 1
+    assert run.stderr.startswith("siltfence: email: the checkpoint is written, but it could not")
+    assert "Traceback" not in run.stderr
+    assert len((database / "audit-checkpoints.jsonl").read_text().splitlines()) == 1

@@ -385,7 +385,16 @@ def audit_checkpoint(
         f"{checkpoint.last_hash[:16]}..., in {checkpoints_path()}\n"
     )
     if email:
-        sent_to = checkpoint_email(checkpoint)
+        import smtplib
+
+        try:
+            sent_to = checkpoint_email(checkpoint)
+        except (OSError, smtplib.SMTPException) as exc:
+            cause = str(exc).strip() or type(exc).__name__
+            raise BadInput(
+                f"email: the checkpoint is written, but it could not be emailed to the clerk "
+                f"({cause}); check EMAIL_HOST and the related settings"
+            ) from None
         if sent_to:
             sys.stdout.write(f"emailed to {', '.join(sent_to)}\n")
 
