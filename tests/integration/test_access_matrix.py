@@ -177,6 +177,8 @@ api:get_jurisdictions     GET    -         200    200    200    200    200    20
 api:get_jurisdictions     POST   -         405    405    405    405    405    405    405
 api:post_design_checks    GET    -         405    405    405    405    405    405    405
 api:post_design_checks    POST   -         200    200    200    200    200    200    200
+api:post_rain_storms      GET    -         405    405    405    405    405    405    405
+api:post_rain_storms      POST   -         200    200    200    200    200    200    200
 """
 
 
@@ -336,6 +338,14 @@ def request_for(row: Row, role: str) -> tuple[dict[str, Any], dict[str, Any]]:
         return {}, {}
     json_bodies = {
         "api:post_determination": {"jurisdiction": "spencer-wi", "facts": {"disturbed_area": 9000}},
+        "api:post_rain_storms": {
+            "jurisdiction": "spencer-wi",
+            "file": "year,month,day,date,day_of_year,PRCP,SNOW,SNWD,TMAX,TMIN\n"
+            "2024,05,01,2024-05-01,122,0.6,0,0,60,40\n",
+            "from": "2024-05-01",
+            "to": "2024-05-31",
+            "station": "USW00014839",
+        },
         "api:post_duties": {
             "jurisdiction": "spencer-wi",
             "events": [{"type": "application_received", "at": "2026-06-01"}],

@@ -4,8 +4,9 @@ configuration read, in its table, so an operator never meets an undocumented one
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
-from conftest import REPO
+REPO = Path(__file__).resolve().parents[2]
 
 READERS = [
     REPO / "src" / "siltfence" / "config" / "settings.py",
