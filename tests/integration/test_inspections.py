@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 from django.test import Client
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sitework import local, permit_issued
 
 from siltfence.apps.duties.models import PermitDuties
@@ -178,3 +180,47 @@ def test_the_round_puts_overdue_sites_first(people):
         (late.pk, True, "2026-06-30"),
         (due.pk, False, "2026-07-31"),
     ]
+
+
+@settings(
+    max_examples=30, deadline=3000, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    at=st.text(max_size=25),
+    result=st.sampled_from(["compliant", "not_compliant", "", "x"]),
+    answer=st.text(max_size=12),
+    findings=st.text(max_size=60),
+)
+def test_any_inspection_input_is_recorded_or_refused_with_a_field(
+    planned, people, at, result, answer, findings
+):
+    try:
+        record(
+            planned,
+            people.inspector["spencer-wi"],
+            result=result,
+            answers={"silt_fence:SF-1": answer},
+            findings=findings,
+            at=at,
+        )
+    except ActionRefused as exc:
+        assert exc.field in ("at", "result", "checklist", "findings")
+
+
+@settings(
+    max_examples=30, deadline=3000, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(station=st.text(max_size=25), reason=st.text(max_size=320))
+def test_any_station_choice_is_taken_or_refused_with_a_field(planned, people, station, reason):
+    from siltfence.apps.duties.services import site_station_pin, stations_sync
+
+    stations_sync()
+    try:
+        site_station_pin(
+            site=planned.application.site,
+            staff=people.staff["spencer-wi"],
+            station_id=station,
+            reason=reason,
+        )
+    except ActionRefused as exc:
+        assert exc.field in ("station", "reason")

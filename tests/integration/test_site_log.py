@@ -258,3 +258,17 @@ def test_the_log_page_takes_an_entry_without_javascript_and_shows_the_error_othe
     other = Client()
     other.force_login(people.applicant_b)
     assert other.get(url).status_code == 404
+
+
+def test_a_nul_byte_or_odd_token_never_reaches_the_database(spencer_permit, people):
+    entry = log(
+        spencer_permit,
+        people.applicant_a,
+        "self_inspection",
+        "2026-07-09T10:00",
+        token="a\x00b<c>",
+        inspector="Jo\x00 Smith",
+        phase="grading",
+    )
+    assert entry.client_token == "abc"
+    assert entry.inspector == "Jo Smith"

@@ -143,12 +143,14 @@ def site_station_pin(*, site: Site, staff: Any, station_id: str, reason: str) ->
 
     if not is_staff_of(staff, site):
         raise ActionRefused("Only the village's staff may choose a site's rain station.")
-    reason = " ".join(str(reason).split())
+    reason = " ".join("".join(ch for ch in str(reason) if ch >= " " or ch in "\n\t").split())
     if not reason:
         raise ActionRefused(NO_REASON, field="reason")
     if len(reason) > 300:
         raise ActionRefused("reason: at most 300 characters", field="reason")
-    station = Station.objects.filter(pk=station_id, latitude__isnull=False).first()
+    wanted = str(station_id)
+    known = wanted.isascii() and wanted.isalnum() and len(wanted) <= 20
+    station = Station.objects.filter(pk=wanted, latitude__isnull=False).first() if known else None
     if station is None:
         raise ActionRefused(UNKNOWN_STATION.format(station=str(station_id)[:20]), field="station")
     assert station.latitude is not None and station.longitude is not None

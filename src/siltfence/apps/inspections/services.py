@@ -151,7 +151,10 @@ def inspection_record(
             NOT_INSPECTOR.format(authority=ordinance.authority_title, village=ordinance.name),
             field="permit",
         )
-    token = str(client_token or "").strip()[:64] or uuid.uuid4().hex
+    token = "".join(
+        c for c in str(client_token or "") if c.isascii() and (c.isalnum() or c in "-_")
+    )
+    token = token[:64] or uuid.uuid4().hex
     done = Inspection.objects.filter(permit=permit, client_token=token).first()
     if done is not None:
         return done
@@ -166,7 +169,7 @@ def inspection_record(
         raise ActionRefused(str(exc), field="at") from None
     if moment > (now or timezone.now()).astimezone(zone) + datetime.timedelta(minutes=5):
         raise ActionRefused(FUTURE.format(at=moment.strftime("%Y-%m-%d %H:%M")), field="at")
-    findings = str(findings or "").strip()
+    findings = "".join(ch for ch in str(findings or "") if ch in "\n\t" or ch >= " ").strip()
     if len(findings) > 5000:
         raise ActionRefused(TOO_LONG, field="findings")
     items = checklist_for(permit)

@@ -69,7 +69,8 @@ def _clean(data: dict[str, Any]) -> dict[str, str]:
     """Names and ids on one line; findings, repairs and evidence as written."""
     cleaned = {}
     for field, limit in LIMITS.items():
-        raw = str(data.get(field) or "")
+        # Control characters (a NUL byte, which PostgreSQL refuses to store) are dropped.
+        raw = "".join(ch for ch in str(data.get(field) or "") if ch in "\n\t" or ch >= " ")
         value = " ".join(raw.split()) if limit <= 200 else raw.strip()
         if len(value) > limit:
             raise ActionRefused(TOO_LONG.format(field=field, limit=limit), field=field)
@@ -114,7 +115,10 @@ def site_log_record(
         raise ActionRefused(
             NOT_ACTIVE.format(status=permit.get_status_display().lower()), field="permit"
         )
-    token = str(client_token or "").strip()[:64] or uuid.uuid4().hex
+    token = "".join(
+        c for c in str(client_token or "") if c.isascii() and (c.isalnum() or c in "-_")
+    )
+    token = token[:64] or uuid.uuid4().hex
     existing = SiteLogEntry.objects.filter(permit=permit, client_token=token).first()
     if existing is not None:
         return existing
