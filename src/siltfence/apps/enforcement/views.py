@@ -170,7 +170,10 @@ def violation_new(request: HttpRequest) -> HttpResponse:
     if village_id not in villages:
         raise Http404
     village = get_object_or_404(Village, pk=village_id)
-    form = f.ViolationForm(request.POST or None, initial={"party_role": "unknown"})
+    form = f.ViolationForm(
+        request.POST or None,
+        initial={"party_role": "unknown", "permit": str(request.GET.get("permit", ""))[:30]},
+    )
     form.fields["provision"].label = f"Section of Ch. {load(village.id).chapter} broken"
     if request.method == "POST":
         if not form.is_valid():
