@@ -139,7 +139,9 @@ def test_a_history_rewritten_with_every_later_hash_recomputed_is_reported_broken
 ):
     attack(checkpointed, REWRITE_HISTORY)
     # The chain alone no longer tells: it is consistent with itself.
-    alone = siltfence(checkpointed, "audit", "verify", "--checkpoints", str(checkpointed / "none"))
+    alone = siltfence(
+        checkpointed, "audit", "verify", SILTFENCE_AUDIT_CHECKPOINTS=str(checkpointed / "none")
+    )
     assert alone.returncode == 0, alone.stderr
     run = siltfence(checkpointed, "audit", "verify")
     assert run.returncode == 1
@@ -150,7 +152,9 @@ def test_a_history_rewritten_with_every_later_hash_recomputed_is_reported_broken
 
 def test_a_removed_tail_with_the_head_rolled_back_is_reported_broken(checkpointed: Path):
     attack(checkpointed, DROP_TAIL)
-    alone = siltfence(checkpointed, "audit", "verify", "--checkpoints", str(checkpointed / "none"))
+    alone = siltfence(
+        checkpointed, "audit", "verify", SILTFENCE_AUDIT_CHECKPOINTS=str(checkpointed / "none")
+    )
     assert alone.returncode == 0, alone.stderr
     assert alone.stdout == "audit chain intact: 2 events verified\n"
     run = siltfence(checkpointed, "audit", "verify")
@@ -267,3 +271,9 @@ def test_a_mail_server_that_cannot_be_reached_is_one_line_after_the_checkpoint_i
     assert run.stderr.startswith("siltfence: email: the checkpoint is written, but it could not")
     assert "Traceback" not in run.stderr
     assert len((database / "audit-checkpoints.jsonl").read_text().splitlines()) == 1
+
+
+def test_a_checkpoints_file_named_on_the_command_line_must_exist(checkpointed: Path):
+    run = siltfence(checkpointed, "audit", "verify", "--checkpoints", str(checkpointed / "typo"))
+    assert run.returncode == 2
+    assert run.stderr == f"siltfence: checkpoints: there is no file {checkpointed / 'typo'}\n"

@@ -336,6 +336,8 @@ def audit_verify(
     from siltfence.apps.audit.anchor import AnchorError, checkpoints_path, verify_anchored
 
     path = Path(checkpoints) if checkpoints else checkpoints_path()
+    if checkpoints and not path.is_file():
+        raise BadInput(f"checkpoints: there is no file {path}")
     try:
         with database_errors():
             result, anchored = verify_anchored(path)
