@@ -29,6 +29,7 @@ from siltfence.apps.permits.models import Application, Village
 from siltfence.core.ordinance.loader import load
 from siltfence.core.ordinance.model import Ordinance
 
+KIND_CHOICE = "kind: choose an appeal or a variance"
 NOT_STANDING = (
     "standing: under {citation} an appeal may be brought by {who}; '{given}' is not one of them"
 )
@@ -155,7 +156,7 @@ def appeal_file(
             field="standing",
         )
     if kind not in AppealKind.values:
-        raise ActionRefused("kind: choose an appeal or a variance", field="kind")
+        raise ActionRefused(KIND_CHOICE, field="kind")
     name = _text(appellant_name, "appellant", 200)
     if not name:
         raise ActionRefused(NAME_REQUIRED, field="appellant")

@@ -68,3 +68,19 @@ NO_VIOLATION = "violation: no violation found by staff is on this case's record"
 PROSECUTION_NOT_IN_CHAPTER = (
     "referral: the chapter gives no separate forfeiture prosecution referral"
 )
+CONTROL_CHARACTERS = "{field}: remove the control characters"
+DAY_TO_COME = "{field}: {day} has not come yet"
+REVOCATION_REASONS = "reasons: say why the permit is revoked"
+PERMIT_NOT_ACTIVE = "permit: the permit is {status}, not active"
+ORDER_CHOICE = "order: choose the stop-work order or the revocation"
+WORK_REQUIRED = "work: describe the work the village intends to do"
+WORK_BEGUN = "village work: the village work has already begun"
+ALREADY_UNPAID = "invoice: {number} is already recorded as unpaid"
+NO_NOTICE_TO_CEASE = (
+    "notice: Ch. {chapter} gives no separate notice to cease; post a stop-work order instead"
+)
+NOTICE_NEEDS_NO_PERMIT = (
+    "notice: a notice to cease is for work without a permit ({citation}); this site has a permit"
+)
+COST_DESCRIPTION = "description: say what the cost was for"
+PARCEL_REQUIRED = "parcel number: give the tax parcel number"

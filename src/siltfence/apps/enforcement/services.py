@@ -85,7 +85,7 @@ def _text(value: str, field: str, limit: int = MAX_TEXT) -> str:
     if len(value) > limit:
         raise ActionRefused(errors.TEXT_TOO_LONG.format(field=field, limit=limit), field=field)
     if any(ord(ch) < 32 and ch not in "\n\t\r" for ch in value):
-        raise ActionRefused(f"{field}: remove the control characters", field=field)
+        raise ActionRefused(errors.CONTROL_CHARACTERS.format(field=field), field=field)
     return value
 
 
@@ -690,7 +690,7 @@ FUTURE = "date: a step is recorded when it is taken; {at} has not come yet"
 
 def _not_future_day(day: datetime.date, field: str) -> None:
     if day > timezone.localdate() + datetime.timedelta(days=1):
-        raise ActionRefused(f"{field}: {day} has not come yet", field=field)
+        raise ActionRefused(errors.DAY_TO_COME.format(field=field, day=day), field=field)
 
 
 def _not_future(at: datetime.datetime) -> None:
@@ -881,7 +881,7 @@ def permit_revoke(
     _require_staff(staff, case, ordinance)
     reasons = _text(reasons, "reasons", MAX_DESCRIPTION)
     if not reasons:
-        raise ActionRefused("reasons: say why the permit is revoked", field="reasons")
+        raise ActionRefused(errors.REVOCATION_REASONS, field="reasons")
     from siltfence.apps.permits.models import PermitStatus
 
     with transaction.atomic():
@@ -892,7 +892,7 @@ def permit_revoke(
         permit = Permit.objects.select_for_update().get(pk=permit.pk)
         if permit.status != PermitStatus.ACTIVE:
             raise ActionRefused(
-                f"permit: the permit is {permit.get_status_display().lower()}, not active",
+                errors.PERMIT_NOT_ACTIVE.format(status=permit.get_status_display().lower()),
                 field="permit",
             )
         allowed = lawful(locked, "revoke_permit", at)
@@ -995,7 +995,7 @@ def order_retract(
     ordinance = _ordinance(case.village_id)
     _require_staff(staff, case, ordinance)
     if order not in ("stop_work_order", "revocation"):
-        raise ActionRefused("order: choose the stop-work order or the revocation", field="order")
+        raise ActionRefused(errors.ORDER_CHOICE, field="order")
     reason = _text(reason, "reason", MAX_DESCRIPTION)
     with transaction.atomic():
         locked = _lock(case)
@@ -1017,8 +1017,7 @@ def notice_to_cease_give(
     ]
     if not rules:
         raise ActionRefused(
-            f"notice: Ch. {ordinance.chapter} gives no separate notice to cease; post a "
-            "stop-work order instead",
+            errors.NO_NOTICE_TO_CEASE.format(chapter=ordinance.chapter),
             field="notice",
         )
     note = _text(note, "note", MAX_DESCRIPTION)
@@ -1026,8 +1025,7 @@ def notice_to_cease_give(
         locked = _lock(case)
         if _has_permit(locked, at) is not None:
             raise ActionRefused(
-                f"notice: a notice to cease is for work without a permit ({rules[0]['citation']});"
-                " this site has a permit",
+                errors.NOTICE_NEEDS_NO_PERMIT.format(citation=rules[0]["citation"]),
                 field="notice",
             )
         action = _action_create(
@@ -1080,7 +1078,7 @@ def notice_of_intent_issue(
     _require_staff(staff, case, ordinance)
     work = _text(work, "work", MAX_DESCRIPTION)
     if not work:
-        raise ActionRefused("work: describe the work the village intends to do", field="work")
+        raise ActionRefused(errors.WORK_REQUIRED, field="work")
     with transaction.atomic():
         locked = _lock(case)
         allowed = lawful(locked, "issue_notice_of_intent", at)
@@ -1131,9 +1129,7 @@ def village_work_begin(
     with transaction.atomic():
         locked = _lock(case)
         if locked.actions.filter(kind=ActionKind.VILLAGE_WORK).exists():
-            raise ActionRefused(
-                "village work: the village work has already begun", field="village work"
-            )
+            raise ActionRefused(errors.WORK_BEGUN, field="village work")
         allowed = lawful(locked, "begin_village_work", at)
         action = _action_create(
             locked,
@@ -1191,7 +1187,7 @@ def work_cost_record(
         )
     description = _text(description, "description", MAX_TEXT)
     if not description:
-        raise ActionRefused("description: say what the cost was for", field="description")
+        raise ActionRefused(errors.COST_DESCRIPTION, field="description")
     money = amount_read(amount)
     _not_future_day(incurred_on, "date")
     with transaction.atomic():
@@ -1342,9 +1338,7 @@ def costs_unpaid_record(*, invoice: Any, staff: Any, at: datetime.datetime) -> E
         if locked_case.actions.filter(
             kind=ActionKind.COSTS_UNPAID, details__invoice=locked.number
         ).exists():
-            raise ActionRefused(
-                f"invoice: {locked.number} is already recorded as unpaid", field="invoice"
-            )
+            raise ActionRefused(errors.ALREADY_UNPAID.format(number=locked.number), field="invoice")
         work = locked_case.actions.filter(kind=ActionKind.VILLAGE_WORK).first()
         action = _action_create(
             locked_case,
@@ -1423,7 +1417,7 @@ def case_parcel_set(*, case: EnforcementCase, staff: Any, parcel_number: str) ->
     _require_staff(staff, case, ordinance)
     parcel = _text(parcel_number, "parcel number", 60)
     if not parcel:
-        raise ActionRefused("parcel number: give the tax parcel number", field="parcel number")
+        raise ActionRefused(errors.PARCEL_REQUIRED, field="parcel number")
     with transaction.atomic():
         locked = _lock(case)
         before = {"parcel_number": locked.parcel_number}
