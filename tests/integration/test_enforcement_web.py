@@ -432,3 +432,31 @@ def test_the_board_reports_draw_the_costs_billed_and_recovered(people: People) -
         and "Recovered 2026-08: $500.00" in page
     )
     assert "<script" not in page.split("<main")[1].split("</main>")[0]
+
+
+def test_an_applicant_appeals_a_disapproval_from_the_application_page(
+    people: People, spencer: Any
+) -> None:
+    disapproved = spencer.application("disapproved")
+    owner = _client(people.applicant_a)
+    page = owner.get(reverse("web:portal-application", args=[disapproved.pk])).content.decode()
+    link = f"{reverse('appeals:new')}?application={disapproved.pk}"
+    assert f'href="{link}"' in page
+    assert owner.get(link).status_code == 200
+    response = owner.post(
+        reverse("appeals:new"),
+        {
+            "application": disapproved.pk,
+            "kind": "appeal",
+            "appellant_name": "Alex Schmid",
+            "standing": "applicant",
+            "grounds": "Inlet protection is on sheet 2 of the plan.",
+            "filed_on": datetime.date.today().isoformat(),
+        },
+    )
+    appeal = Appeal.objects.get()
+    assert response["Location"] == reverse("appeals:detail", args=[appeal.pk])
+    assert appeal.application_id == disapproved.pk
+    assert appeal.decision_appealed == f"Decision on application {disapproved.number} (disapproved)"
+    # Applicant B cannot appeal it, and does not learn it exists.
+    assert _client(people.applicant_b).get(link).status_code == 404
