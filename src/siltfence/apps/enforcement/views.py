@@ -500,7 +500,11 @@ def village_settings(request: HttpRequest, village: str) -> HttpResponse:
 
 
 def _client_key(request: HttpRequest) -> str:
-    return "complaints:" + (request.META.get("REMOTE_ADDR") or "unknown")
+    """Whom the hourly bound counts: the client's address as the trusted proxies report
+    it (the same reading as login throttling), else the connection's."""
+    from siltfence.apps.accounts.client_ip import client_ip
+
+    return "complaints:" + (client_ip(request) or "unknown")
 
 
 @require_http_methods(["GET", "POST"])
