@@ -288,3 +288,187 @@ def test_filing_an_appeal_refuses_hostile_input_by_field(
         }
         _label_first(_one_message(response), labels)
         assert Appeal.objects.count() == before
+
+
+def _worked_case(people: factories.People) -> Any:
+    """A Spencer case with village work begun (dates well in the past)."""
+    from django.utils import timezone
+    from enforcement_helpers import permit_filed_on
+
+    staff = people.staff[factories.SPENCER]
+    permit = permit_filed_on(
+        applicant=people.applicant_a,
+        village=factories.SPENCER,
+        staff=staff,
+        filed=(timezone.localdate() - datetime.timedelta(days=90)).isoformat(),
+        address="12 Fuzz St, Spencer",
+    )
+    ago = lambda days: timezone.now() - datetime.timedelta(days=days)  # noqa: E731
+    case = s.violation_record(
+        village=permit.village,
+        recorded_by=staff,
+        source="observation",
+        description="x",
+        provision="§ 413-7B(4)",
+        days_from=ago(60).date(),
+        at=ago(60),
+        permit=permit,
+    ).case
+    s.stop_work_order_post(case=case, staff=staff, at=ago(59), grounds=["conditions-not-met"])
+    s.notice_of_intent_issue(case=case, staff=staff, at=ago(45), work="Fence")
+    s.village_work_begin(case=case, staff=staff, at=ago(25))
+    return case
+
+
+@FUZZ
+@given(
+    category=texts, description=texts, amount=texts, incurred_on=texts, issued_on=texts, due=texts
+)
+def test_cost_and_invoice_forms_refuse_hostile_input_by_field(
+    people: factories.People,
+    category: str,
+    description: str,
+    amount: str,
+    incurred_on: str,
+    issued_on: str,
+    due: str,
+) -> None:
+    from siltfence.apps.enforcement.models import Invoice, WorkCost
+
+    case = _worked_case(people)
+    client = Client()
+    client.force_login(people.staff[factories.SPENCER], backend=factories.ModelBackend)
+    clean = lambda v: v.replace("\x00", "")  # noqa: E731
+    costs = WorkCost.objects.count()
+    response = client.post(
+        reverse("enforcement:case-step", args=[case.pk, "cost"]),
+        {
+            "category": clean(category),
+            "description": clean(description),
+            "amount": clean(amount),
+            "incurred_on": clean(incurred_on),
+        },
+        follow=True,
+    )
+    message = _one_message(response)
+    if message != "Cost recorded.":
+        _label_first(
+            message,
+            {
+                "Kind of cost",
+                "What it was for",
+                "Amount in dollars",
+                "Date (YYYY-MM-DD)",
+                "Category",
+                "Description",
+                "Amount",
+                "Date",
+            },
+        )
+        assert WorkCost.objects.count() == costs
+    invoices = Invoice.objects.count()
+    response = client.post(
+        reverse("enforcement:case-step", args=[case.pk, "invoice"]),
+        {"issued_on": clean(issued_on), "due_in_days": clean(due)},
+        follow=True,
+    )
+    message = _one_message(response)
+    if message != "Invoice issued.":
+        _label_first(
+            message,
+            {"Invoice date (YYYY-MM-DD)", "Due in (days)", "Invoice date", "Costs", "Due in days"},
+        )
+        assert Invoice.objects.count() == invoices
+
+
+@FUZZ
+@given(
+    hearing_at=texts,
+    notice_on=texts,
+    notice_to=texts,
+    place=texts,
+    decision=texts,
+    reasons=texts,
+    decided_at=texts,
+    finding=texts,
+)
+def test_hearing_and_decision_forms_refuse_hostile_input_by_field(
+    people: factories.People,
+    hearing_at: str,
+    notice_on: str,
+    notice_to: str,
+    place: str,
+    decision: str,
+    reasons: str,
+    decided_at: str,
+    finding: str,
+) -> None:
+    from siltfence.apps.appeals import services as appeals
+
+    staff = people.staff[factories.SPENCER]
+    appeal = appeals.appeal_file(
+        village=factories.Village.objects.get(pk=factories.SPENCER),
+        filed_by=staff,
+        on=datetime.date(2026, 7, 1),
+        appellant_name="A",
+        standing="landowner",
+        grounds="g",
+        kind="variance",
+    )
+    board = Client()
+    board.force_login(people.board[factories.SPENCER], backend=factories.ModelBackend)
+    clean = lambda v: v.replace("\x00", "")  # noqa: E731
+    response = board.post(
+        reverse("appeals:hearing", args=[appeal.pk]),
+        {
+            "hearing_at": clean(hearing_at),
+            "notice_given_on": clean(notice_on),
+            "notice_to": clean(notice_to),
+            "place": clean(place),
+        },
+        follow=True,
+    )
+    message = _one_message(response)
+    if message != "Hearing scheduled.":
+        _label_first(
+            message,
+            {
+                "Hearing (date and time)",
+                "Notice given on (YYYY-MM-DD)",
+                "Notice given to",
+                "Place",
+                "Hearing",
+                "Notice to",
+                "Notice given on",
+            },
+        )
+    before = Appeal.objects.get(pk=appeal.pk).status
+    response = board.post(
+        reverse("appeals:decide", args=[appeal.pk]),
+        {
+            "decision": clean(decision),
+            "reasons": clean(reasons),
+            "decided_at": clean(decided_at),
+            "public_interest": clean(finding),
+            "special_conditions": clean(finding),
+            "unnecessary_hardship": clean(finding),
+        },
+        follow=True,
+    )
+    message = _one_message(response)
+    if not message.startswith("Decision recorded."):
+        _label_first(
+            message,
+            {
+                "Decision",
+                "Reasons",
+                "Decided (date and time)",
+                "Modification",
+                "Findings",
+                "How the decision is modified",
+                "Finding: not contrary to the public interest (variance)",
+                "Finding: special conditions (variance)",
+                "Finding: unnecessary hardship (variance)",
+            },
+        )
+        assert Appeal.objects.get(pk=appeal.pk).status == before
