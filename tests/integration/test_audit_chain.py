@@ -224,7 +224,13 @@ SERVICE_CALLS: dict[str, Call] = {
 }
 
 # Services that read, and village_sync (tested on its own below).
-NOT_WRITERS = {"fee_in_force", "application_fee_due", "application_missing", "village_sync"}
+NOT_WRITERS = {
+    "fee_in_force",
+    "application_fee_due",
+    "application_missing",
+    "village_sync",
+    "amendment_triggers",
+}
 
 
 class World:
