@@ -61,6 +61,8 @@ def test_the_permittee_and_staff_are_reminded_once_before_the_rain_inspection_fa
     body = to_applicant[0].body
     assert "inspection after rain is due by Thursday July 9, 2026" in body
     assert "§ 413-8E(3)(g)" in body
+    # Marshfield Exp Farm is about 18 km from Spencer's centre (test_daily_sweep.py).
+    assert "Rain read at MARSHFIELD EXP FARM (USC00475120), 18." in body
     assert reminders_send(as_of=as_of) == 0
     assert reminders_send(as_of=as_of + datetime.timedelta(hours=1)) == 0
     assert len(mail.outbox) == 2

@@ -103,6 +103,7 @@ def reminders_send(*, as_of: datetime.datetime) -> int:
         )
     }
     recipients = _recipients(permits)
+    stations = _stations([p.application.site_id for p in permits.values()])
     users = {u.pk for people in recipients.values() for u, _ in people}
     prefs = {p.user_id: p for p in ReminderPreference.objects.filter(user_id__in=users)}
     outbox: dict[int, list[str]] = defaultdict(list)
@@ -123,10 +124,26 @@ def reminders_send(*, as_of: datetime.datetime) -> int:
                     continue
                 if _record(permit, user, duty, kind):
                     people[user.pk] = user
-                    outbox[user.pk].append(_line(permit, duty, kind, zone))
+                    line = _line(permit, duty, kind, zone)
+                    if duty["kind"] == "rain_inspection":
+                        line += stations.get(permit.application.site_id, "")
+                    outbox[user.pk].append(line)
     for pk, lines in outbox.items():
         _send(people[pk], lines)
     return sum(len(lines) for lines in outbox.values())
+
+
+def _stations(site_ids: list[int]) -> dict[int, str]:
+    """Where each site's rain is read, and how far away: said wherever rain is used."""
+    from siltfence.apps.duties.models import SiteStation
+
+    return {
+        link.site_id: (
+            f" Rain read at {link.station.name or link.station_id} ({link.station_id}), "
+            f"{link.distance_km:.1f} km from the site."
+        )
+        for link in SiteStation.objects.filter(site_id__in=site_ids).select_related("station")
+    }
 
 
 def _kind(
@@ -220,6 +237,7 @@ def calendar_ics(feed: CalendarFeed) -> bytes:
         s.permit_id: s
         for s in PermitDuties.objects.filter(permit_id__in=permits.values_list("pk", flat=True))
     }
+    stations = _stations(list(permits.values_list("application__site_id", flat=True)))
     calendar = icalendar.Calendar()
     calendar.add("prodid", "-//siltfence//erosion control duties//EN")
     calendar.add("version", "2.0")
@@ -249,7 +267,10 @@ def calendar_ics(feed: CalendarFeed) -> bytes:
                 event.add("dtstart", day)
                 event.add("dtend", day + datetime.timedelta(days=1))
             event.add("location", permit.application.site.address)
-            event.add("description", f"{duty['because']} ({duty['citation']})")
+            where = stations.get(permit.application.site_id, "")
+            if duty["kind"] != "rain_inspection":
+                where = ""
+            event.add("description", f"{duty['because']} ({duty['citation']}).{where}")
             calendar.add_component(event)
     return bytes(calendar.to_ical())
 
