@@ -88,16 +88,21 @@ def _sites_without_permit(query: dict[str, str]) -> QuerySet[EnforcementCase]:
     return cases
 
 
-def _orders(actions: Iterable[EnforcementAction]) -> list[dict[str, Any]]:
+def _orders(actions: Iterable[EnforcementAction], village_id: str) -> list[dict[str, Any]]:
     """The orders of a site as the public sees them, and whether a stop-work order is in
     force now (posted and neither complied with nor retracted)."""
+    from zoneinfo import ZoneInfo
+
+    from siltfence.core.ordinance.loader import load
+
+    zone = ZoneInfo(load(village_id).time_zone)
     shown = []
     for action in actions:
         shown.append(
             {
                 "kind": action.get_kind_display(),
                 "code": action.kind,
-                "at": timezone.localtime(action.at),
+                "at": action.at.astimezone(zone),
                 "citation": action.citation,
                 "grounds": [f"{g['says']} ({g['citation']})" for g in action.grounds],
                 "order": action.details.get("order", ""),
@@ -152,7 +157,7 @@ def _point(geometry: Any) -> tuple[float, float] | None:
 
 def _rows(permits: Iterable[Permit], cases: Iterable[EnforcementCase]) -> Iterator[dict[str, Any]]:
     for permit in permits:
-        orders = _orders(_permit_actions(permit))
+        orders = _orders(_permit_actions(permit), permit.village_id)
         yield {
             "permit": permit.number,
             "village": permit.village.name,
@@ -165,7 +170,7 @@ def _rows(permits: Iterable[Permit], cases: Iterable[EnforcementCase]) -> Iterat
             "point": _point(permit.application.site.geometry),
         }
     for case in cases:
-        orders = _orders(getattr(case, "public_actions", []))
+        orders = _orders(getattr(case, "public_actions", []), case.village_id)
         yield {
             "permit": "",
             "village": case.village.name,
