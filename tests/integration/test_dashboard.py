@@ -1,0 +1,84 @@
+"""The staff dashboard: overdue duties, rain per station, and the share of duties met on
+time by month, on a permit whose record is worked out by hand.
+
+Spencer permit issued 2026-07-03, its site reading rain at Marshfield. Rains of 0.59 inch
+(150 tenths of a mm) on Wednesday 2026-07-08, Wednesday 08-12 and Thursday 09-10; each is
+to be inspected by the next day (§ 413-8E(3)(g), gap 3). Inspections logged 07-09 (on
+time) and 08-15 (late, after the 08-13 due date); none after the September rain. So the
+permittee's duties that fell due: July 1 of 1 on time, August 0 of 1, September 0 of 1
+(overdue since 09-11)."""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+import pytest
+from django.test import Client
+from sitework import local, permit_issued
+
+from siltfence.apps.duties.services import (
+    permit_duties_recompute,
+    rain_days_record,
+    rain_sweep,
+    site_station_assign,
+    stations_sync,
+)
+from siltfence.apps.sitelog.services import site_log_record
+
+pytestmark = pytest.mark.django_db
+MARSHFIELD = "USC00475120"
+
+
+@pytest.fixture
+def record(people):
+    stations_sync()
+    permit = permit_issued(
+        applicant=people.applicant_a,
+        staff=people.staff["spencer-wi"],
+        village="spencer-wi",
+        filed=local(2026, 7, 1, 9),
+    )
+    site_station_assign(site=permit.application.site)
+    for day in (datetime.date(2026, 7, 8), datetime.date(2026, 8, 12), datetime.date(2026, 9, 10)):
+        rain_days_record(station_id=MARSHFIELD, days={day: 150}, source="test")
+        rain_sweep(day=day)
+    for at in ("2026-07-09T10:00", "2026-08-15T10:00"):
+        site_log_record(
+            permit=permit,
+            user=people.applicant_a,
+            kind="self_inspection",
+            at=at,
+            data={"inspector": "Jo", "phase": "grading"},
+            photos=[],
+            client_token=at,
+        )
+    permit_duties_recompute(permit_ids=[permit.pk], as_of=local(2026, 11, 30, 12))
+    return permit
+
+
+def months(content: str) -> dict[str, tuple[int, int]]:
+    rows = re.findall(r'<th scope="row">(\w+ \d{4})</th><td>(\d+)</td><td>(\d+)</td>', content)
+    return {label: (int(met), int(owed)) for label, met, owed in rows}
+
+
+def test_the_dashboard_shows_the_overdue_inspection_and_the_months_met_on_time(record, people):
+    client = Client()
+    client.force_login(people.staff["spencer-wi"])
+    response = client.get("/staff/dashboard/")
+    assert response.status_code == 200
+    content = response.content.decode()
+    table = months(content)
+    assert table["Jul 2026"] == (1, 1)
+    assert table["Aug 2026"] == (0, 1)
+    assert table["Sep 2026"] == (0, 1)
+    overdue = content.split('data-testid="overdue"')[1].split("</ul>")[0]
+    assert "Inspection after rain" in overdue and "was due 2026-09-11" in overdue
+    assert 'data-testid="rain-chart"' in content and "<svg" in content
+
+
+def test_new_glarus_staff_see_none_of_spencer_s_permits(record, people):
+    client = Client()
+    client.force_login(people.staff["new-glarus-wi"])
+    content = client.get("/staff/dashboard/").content.decode()
+    assert record.number not in content
