@@ -230,7 +230,9 @@ def _years(text: str) -> range:
             f"years: expected FIRST-LAST like 1991-2020, got {text[:20]!r}", field="years"
         )
     if int(last) < int(first):
-        raise SiltfenceError(f"years: the last year {last} is before the first {first}", field="years")
+        raise SiltfenceError(
+            f"years: the last year {last} is before the first {first}", field="years"
+        )
     return range(int(first), int(last) + 1)
 
 
