@@ -45,6 +45,8 @@
     });
   }
 
+  // The page after a save: the entry reached the server, so nothing waits to be sent.
+  if (new URLSearchParams(window.location.search).has("saved")) { localStorage.removeItem(key); }
   var draft = read();
   if (draft && draft.values) {
     fields.forEach(function (el) {
@@ -57,7 +59,6 @@
       if (navigator.onLine) { send(draft).catch(function () {}); }
     }
   }
-  if (new URLSearchParams(window.location.search).has("saved")) { localStorage.removeItem(key); }
 
   form.addEventListener("input", function () { keep(false); });
   form.addEventListener("submit", function (event) {
