@@ -211,6 +211,14 @@ def test_from_a_complaint_to_the_tax_roll_then_an_appeal_reverses_the_order(
     expect(register).to_contain_text(permit.number)
     expect(register).to_contain_text("Stop-work order")
     expect(register).to_contain_text("Order retracted")
+    # The map's size comes from a stylesheet the Content-Security-Policy lets through (an
+    # inline <style> would be blocked, leaving the map without height).
+    sized = public.evaluate(
+        """() => [...document.styleSheets].some(sheet => {
+            try { return [...sheet.cssRules].some(r => r.selectorText === ".register-map"); }
+            catch (e) { return false; } })"""
+    )
+    assert sized
     body = public.locator("main").inner_text()
     for private in ("Pat Neighbor", "715-555-0142", "Mud washing", "owner"):
         assert private not in body
