@@ -65,3 +65,13 @@ def test_a_binary_upload_is_refused_with_a_clear_message(client, staff):
     page = client.post(url, {"area_trigger": "1 acre", "source": "file", "projects": upload})
     assert page.status_code == 400
     assert "projects:" in page.content.decode()
+
+
+def test_only_thresholds_that_decide_an_answer_are_offered(client, staff):
+    # § 413-7A(3) decides whether a permit is needed; § 413-7B(1)'s 100 microns is a design
+    # criterion that no determination turns on.
+    client.force_login(staff)
+    page = client.get(reverse("web:village-amendment", args=["spencer-wi"])).content.decode()
+    assert 'name="area_trigger"' in page
+    assert 'name="plan_tier_area"' in page
+    assert 'name="dewatering_particle_size"' not in page

@@ -36,11 +36,28 @@ MAX_UPLOAD = 20 * 1024 * 1024
 MAX_VALUE_LENGTH = 40
 
 
+def _named_in(condition: Any) -> set[str]:
+    """The parameters a condition compares a fact with."""
+    if isinstance(condition, dict):
+        for group in ("all", "any"):
+            if group in condition:
+                return set().union(*(_named_in(c) for c in condition[group]))
+        if "not" in condition:
+            return _named_in(condition["not"])
+        return {v for k, v in condition.items() if k != "fact" and isinstance(v, str)}
+    return set()
+
+
 def _thresholds(ordinance: Ordinance, on: datetime.date) -> list[dict[str, Any]]:
-    """The chapter's numeric parameters a draft may change, with their values today."""
+    """The thresholds that decide an answer (the parameters the triggers, exemptions,
+    plans and requirements compare facts with), with their values today."""
+    used: set[str] = set()
+    for group in ("triggers", "exemptions", "plans", "requirements"):
+        for rule in ordinance.rules[group]:
+            used |= _named_in(rule.get("when", {}))
     rows = []
     for name, parameter in ordinance.parameters.items():
-        if parameter.unit not in UNITS or parameter.unit == "USD":
+        if name not in used or parameter.unit not in UNITS or parameter.unit == "USD":
             continue
         current = parameter.at(on)
         if not isinstance(current.value, float):
