@@ -166,7 +166,9 @@ class Command(BaseCommand):
             self.stdout.write("Demo applications already loaded.")
         else:
             self._applications(villages, users)
-        from siltfence.apps.enforcement.demo import enforcement_demo_load
+        from siltfence.apps.web.management.commands.demo.enforcement import (
+            enforcement_demo_load,
+        )
 
         enforcement_demo_load(villages, users)
         from siltfence.apps.duties.demo import rain_demo_load
