@@ -165,3 +165,40 @@ def test_the_board_reversing_a_revocation_while_staff_retract_it_restores_the_pe
     assert retractions.count() == 1
     assert Permit.objects.get(application_id=case.application_id).status == "active"
     assert chain_verify().ok
+
+
+@pytest.mark.parametrize("round_", range(ROUNDS))
+def test_revoking_while_the_permittee_appeals_the_order_records_each_once(
+    round_, villages, expect_postgres_when_asked
+):
+    # § 413-10B lets the Building Inspector revoke after the ten days; § 413-12B lets the
+    # permittee appeal the stop-work order. Neither waits for the other, so both stand;
+    # at the same instant each is recorded exactly once and the record stays one chain.
+    from siltfence.apps.appeals.models import Appeal
+
+    people = factories.People.create()
+    staff = people.staff[factories.SPENCER]
+    case = _case_with_order(people, round_)
+    order = EnforcementAction.objects.get(case=case, kind="stop_work_order")
+    outcome = _race(
+        lambda: s.permit_revoke(
+            case=EnforcementCase.objects.get(pk=case.pk),
+            staff=staff,
+            at=timezone.now(),
+            reasons="No compliance within 10 days.",
+        ),
+        lambda: appeals.appeal_file(
+            village=case.village,
+            filed_by=people.applicant_a,
+            on=timezone.localdate(),
+            appellant_name="Alex Schmid",
+            standing="permittee",
+            grounds="The fence was restored the day after the order.",
+            action=order,
+        ),
+    )
+    assert outcome == ["won", "won"], outcome
+    assert EnforcementAction.objects.filter(case=case, kind="revocation").count() == 1
+    assert Appeal.objects.filter(action=order).count() == 1
+    assert Permit.objects.get(application_id=case.application_id).status == "revoked"
+    assert chain_verify().ok
