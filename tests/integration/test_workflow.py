@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import datetime
 import json
+from datetime import timedelta
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 import pytest
 from django.contrib.auth import get_user_model
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from siltfence.apps.accounts.models import Membership, Role
 from siltfence.apps.audit.chain import chain_verify
@@ -563,3 +566,42 @@ def test_staff_close_a_new_glarus_permit_on_equivalent_measures_from_the_permit_
     assert permit.status == "closed"
     shown = client.get(f"/permits/{permit.pk}/").content.decode()
     assert "equivalent permanent stabilization measures: Paved lot and riprap" in shown
+
+
+@settings(deadline=timedelta(milliseconds=500), max_examples=80)
+@given(st.lists(st.text(max_size=1200), max_size=25))
+def test_any_added_conditions_are_taken_or_refused_naming_the_field(conditions):
+    from siltfence.apps.permits.services import _added_conditions
+    from siltfence.core.ordinance.loader import load
+
+    try:
+        kept = _added_conditions(load("new-glarus-wi"), conditions)
+    except ActionRefused as exc:
+        assert exc.field == "conditions"
+    else:
+        assert all(c.strip() and len(c) <= 1000 for c in kept)
+        assert len(kept) <= 20
+
+
+@pytest.mark.parametrize(
+    "measures",
+    ["x" * 2001, "Riprap\x00", "__import__('os')" * 200, '{"a": ' * 500],
+)
+def test_hostile_stabilization_measures_are_refused_and_the_permit_stays_open(
+    villages, people, measures
+):
+    application = filed(villages, people, "new-glarus-wi", at=local(2026, 5, 1, 10))
+    permit = services.application_approve(
+        application=application, staff=people["admin"], at=local(2026, 5, 4)
+    )
+    with pytest.raises(ActionRefused) as refused:
+        services.permit_close(
+            permit=permit,
+            staff=people["admin"],
+            on=datetime.date(2026, 9, 1),
+            cover_percent=None,
+            equivalent_measures=measures,
+        )
+    assert refused.value.field == "measures"
+    permit.refresh_from_db()
+    assert permit.status == "active"

@@ -45,6 +45,7 @@ STABILIZATION_NOT_RECORDED = (
     "({citation})"
 )
 MEASURES_TOO_LONG = "measures: describe the measures in at most {limit} characters"
+NUL_IN_TEXT = "{field}: the text holds a NUL character, which cannot be stored; type it again"
 CONDITIONS_NOT_ALLOWED = (
     "conditions: the chapter gives the {authority} no power to add conditions to a permit; "
     "write them as notes to the decision instead"

@@ -525,6 +525,8 @@ def _added_conditions(ordinance: Ordinance, conditions: list[str]) -> list[str]:
             errors.CONDITIONS_NOT_ALLOWED.format(authority=ordinance.authority_title),
             field="conditions",
         )
+    if any("\x00" in c for c in cleaned):
+        raise ActionRefused(errors.NUL_IN_TEXT.format(field="conditions"), field="conditions")
     if len(cleaned) > MAX_CONDITIONS or any(len(c) > MAX_CONDITION_LENGTH for c in cleaned):
         raise ActionRefused(
             errors.CONDITIONS_INVALID.format(count=MAX_CONDITIONS, limit=MAX_CONDITION_LENGTH),
@@ -707,6 +709,8 @@ def permit_close(
     measures = equivalent_measures.strip()
     if cover_percent is not None and not 0 <= cover_percent <= 100:
         raise ActionRefused(errors.COVER_OUT_OF_RANGE, field="cover")
+    if "\x00" in measures:
+        raise ActionRefused(errors.NUL_IN_TEXT.format(field="measures"), field="measures")
     if len(measures) > MAX_MEASURES_LENGTH:
         raise ActionRefused(
             errors.MEASURES_TOO_LONG.format(limit=MAX_MEASURES_LENGTH), field="measures"
