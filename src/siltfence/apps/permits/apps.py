@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_delete, post_save
 
 
 class PermitsConfig(AppConfig):
@@ -8,3 +9,16 @@ class PermitsConfig(AppConfig):
 
     def ready(self) -> None:
         import siltfence.apps.accounts.rules  # noqa: F401  (registers the permission predicates)
+        from siltfence.apps.permits import stored_clocks
+        from siltfence.apps.permits.models import OfficeClosure, TimelineEvent
+
+        # The stored decision clocks follow what moves them, in the same transaction.
+        post_save.connect(
+            stored_clocks.event_saved, sender=TimelineEvent, dispatch_uid="stored-clock-event"
+        )
+        post_save.connect(
+            stored_clocks.closure_changed, sender=OfficeClosure, dispatch_uid="stored-clock-open"
+        )
+        post_delete.connect(
+            stored_clocks.closure_changed, sender=OfficeClosure, dispatch_uid="stored-clock-shut"
+        )

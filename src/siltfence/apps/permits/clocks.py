@@ -57,16 +57,31 @@ def permit_expiry(application: Application) -> datetime.date:
 def review_clock(
     application: Application, as_of: datetime.datetime | None = None
 ) -> dict[str, Any] | None:
-    """The open decision duty (review or re-review) with its due date and status."""
+    """The decision clock the application is on (review or re-review: ``current_decision``)
+    with its due date and status."""
     if application.received_at is None:
         return None
-    duties = application_timeline(application, as_of).to_json()["duties"]
-    decisions = [d for d in duties if d["kind"] in ("review_decision", "re_review_decision")]
-    open_ones = [d for d in decisions if d["status"] != "met"]
-    clock = (open_ones or decisions or [None])[-1]
+    clock = current_decision(application_timeline(application, as_of).to_json()["duties"])
     if clock is not None:
         clock["waiting_since"] = waiting_since(application)
     return clock
+
+
+DECISION_KINDS = ("review_decision", "re_review_decision")
+
+
+def current_decision(duties: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The decision clock an application is on: the one still running, else the one met
+    last. (The duties come in order of their due days, and a re-review clock can be due
+    before the first clock's day: New Glarus gives 10 business days after the information
+    against 30 after the filing.)"""
+    decisions = [d for d in duties if d["kind"] in DECISION_KINDS]
+    open_ones = [d for d in decisions if d["status"] != "met"]
+    if open_ones:
+        return open_ones[-1]
+    if not decisions:
+        return None
+    return max(decisions, key=lambda d: int(d["met_by"]["index"]))
 
 
 def waiting_since(application: Application) -> str | None:

@@ -118,6 +118,19 @@ class Application(models.Model):
     decided_at = models.DateTimeField(null=True, blank=True)
     decision_reasons = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The decision clock as the core computes it from the events, kept here for the lists
+    # (``stored_clocks``): recomputed in the transaction that writes an event moving it.
+    decision_due = models.DateField(
+        null=True,
+        blank=True,
+        db_index=True,
+        help_text="the day the running review or re-review clock runs out; empty when none runs",
+    )
+    decision_clock = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="the decision clock the application is on: kind, due, citation, what met it",
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -135,7 +148,11 @@ class Application(models.Model):
                 name="submitted_application_has_receipt_time",
             ),
         ]
-        indexes = [models.Index(fields=["village", "status"])]
+        indexes = [
+            models.Index(fields=["village", "status"]),
+            # The review queue of a village, by the day a decision is due.
+            models.Index(fields=["village", "decision_due"], name="application_queue_idx"),
+        ]
 
     def __str__(self) -> str:
         return self.number
@@ -223,6 +240,10 @@ class Permit(models.Model):
                 condition=Q(final_cover_percent__isnull=True) | Q(final_cover_percent__lte=100),
                 name="cover_is_a_percentage",
             ),
+        ]
+        # The permits in force of a village, by expiry (the staff's permits list).
+        indexes = [
+            models.Index(fields=["village", "status", "expires_on"], name="permit_expiry_idx")
         ]
 
     def __str__(self) -> str:
