@@ -107,3 +107,31 @@ def test_every_deadline_cites_the_counting_rule_and_the_timeline_notes_it():
     assert {"counting-rule", "counting-time"} <= notes(result)
     stands_in = next(n for n in result["notes"] if n["id"] == "counting-rule")["says"]
     assert "standing in" in stands_in
+
+
+def test_a_stored_moment_handed_over_as_a_datetime_reads_as_its_text_does():
+    # The apps layer passes each stored event's moment as an aware datetime. Work started
+    # at 14:00 UTC is 09:00 in Spencer (CDT, UTC-5), and a rain of 0.6 inch that day ends
+    # the day in the record; the duties must be the same whichever form the moment takes.
+    utc = datetime.UTC
+    as_text = [
+        {"type": "permit_issued", "at": "2026-06-03T10:00:00-05:00"},
+        {"type": "work_started", "at": "2026-06-08T09:00:00-05:00"},
+        {"type": "rain", "at": "2026-06-10", "inches": 0.6},
+    ]
+    as_moments = [
+        {"type": "permit_issued", "at": datetime.datetime(2026, 6, 3, 15, tzinfo=utc)},
+        {"type": "work_started", "at": datetime.datetime(2026, 6, 8, 14, tzinfo=utc)},
+        {"type": "rain", "at": "2026-06-10", "inches": 0.6},
+    ]
+    as_of = datetime.datetime(2026, 6, 12, 12, tzinfo=utc)
+    text = compute("spencer-wi", as_text, as_of).to_json()
+    moments = compute("spencer-wi", as_moments, as_of).to_json()
+    assert moments == text
+    started = next(d for d in text["duties"] if d["kind"] == "weekly_inspection")
+    assert "work started 2026-06-08" in started["because"]
+
+
+def test_a_datetime_without_a_zone_is_refused_naming_the_field():
+    with pytest.raises(SiltfenceError, match=r"^events\[0\]\.at: expected an ISO 8601"):
+        compute("spencer-wi", [{"type": "work_started", "at": datetime.datetime(2026, 6, 8)}])

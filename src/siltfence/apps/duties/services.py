@@ -404,15 +404,14 @@ def permit_duties_recompute(
         )
         events: dict[int, list[dict[str, Any]]] = defaultdict(list)
         zones = {v: ZoneInfo(load(v).time_zone) for _, _, v in permits}
-        village_of = {a: v for _, a, v in permits}
         rows = (
             TimelineEvent.objects.filter(application_id__in=[a for _, a, _ in permits])
             .order_by("application_id", "at", "id")
             .values_list("application_id", "type", "at", "fields")
         )
         for application_id, kind, at, fields in rows:
-            local = at.astimezone(zones[village_of[application_id]])
-            events[application_id].append({"type": kind, "at": local.isoformat(), **fields})
+            # The stored moment goes to the core as it is, with no round trip through text.
+            events[application_id].append({"type": kind, "at": at, **fields})
         states = []
         for pk, application_id, village_id in permits:
             if village_id not in closures:
@@ -425,11 +424,74 @@ def permit_duties_recompute(
                 office_closures=closures[village_id],
             ).to_json()
             states.append(_state(pk, village_id, timeline, zone, moment))
-        with transaction.atomic():
-            PermitDuties.objects.filter(permit_id__in=[s.permit_id for s in states]).delete()
-            PermitDuties.objects.bulk_create(states, batch_size=1000)
+        _duties_store(states)
         count += len(states)
     return count
+
+
+def duties_recompute_all(
+    *,
+    village_ids: Sequence[str] | None = None,
+    jobs: int = 1,
+    as_of: datetime.datetime | None = None,
+    chunk: int = RECOMPUTE_CHUNK,
+) -> int:
+    """Recompute the stored duties of every active permit (of these villages), as after a
+    change to the ordinance data or the office calendar, which no event announces.
+
+    With ``jobs`` > 1 on PostgreSQL the permits are split into chunks computed by that many
+    processes, each with its own connection; SQLite takes one writer at a time, so it
+    runs in this process whatever ``jobs`` says."""
+    ids = active_permit_ids(village_ids)
+    moment = as_of or timezone.now()
+    if jobs <= 1 or connection.vendor != "postgresql" or len(ids) <= chunk:
+        return permit_duties_recompute(permit_ids=ids, as_of=moment)
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from django.db import connections
+
+    chunks = [ids[i : i + chunk] for i in range(0, len(ids), chunk)]
+    connections.close_all()  # a forked process must open its own connection
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        done = pool.map(_recompute_chunk, chunks, [moment] * len(chunks))
+        return sum(done)
+
+
+def _recompute_chunk(ids: list[int], moment: datetime.datetime) -> int:
+    return permit_duties_recompute(permit_ids=ids, as_of=moment)
+
+
+def _duties_store(states: list[PermitDuties]) -> None:
+    """Replace these permits' stored duties, in one transaction. On PostgreSQL the rows go
+    in by COPY: a bulk INSERT would quote every duty list's JSON on the client first, which
+    costs more than computing it."""
+    with transaction.atomic():
+        PermitDuties.objects.filter(permit_id__in=[s.permit_id for s in states]).delete()
+        if connection.vendor != "postgresql":
+            PermitDuties.objects.bulk_create(states, batch_size=1000)
+            return
+        table = PermitDuties._meta.db_table
+        columns = (
+            "permit_id, village_id, computed_at, as_of, next_due, open_count, overdue_count, duties"
+        )
+        with connection.cursor() as cursor:
+            raw = cursor.cursor  # psycopg's own cursor: Django's wrapper has no copy()
+            with raw.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+                for s in states:
+                    copy.write_row(
+                        (
+                            s.permit_id,
+                            s.village_id,
+                            s.computed_at,
+                            s.as_of,
+                            s.next_due,
+                            s.open_count,
+                            s.overdue_count,
+                            json.dumps(s.duties),
+                        )
+                    )
 
 
 def _state(

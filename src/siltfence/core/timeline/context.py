@@ -23,11 +23,16 @@ class Context:
     as_of: datetime.datetime
     events: list[Event]  # checked, sorted by time, none after as_of
     notes: dict[str, Note] = field(default_factory=dict)
+    _by_type: dict[tuple[str, ...], list[Event]] = field(default_factory=dict, repr=False)
 
     # -- events ---------------------------------------------------------------------
 
     def of(self, *types: str) -> list[Event]:
-        return [e for e in self.events if e.type in types]
+        """The events of these types, in time order (a new list each call)."""
+        found = self._by_type.get(types)
+        if found is None:
+            found = self._by_type[types] = [e for e in self.events if e.type in types]
+        return list(found)
 
     def after(self, anchor: Event, *types: str) -> list[Event]:
         """Events of ``types`` at or after ``anchor``.

@@ -8,6 +8,7 @@ from its events is below, with the law it reads.
 from __future__ import annotations
 
 import datetime
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -550,9 +551,28 @@ def _leap_day_added(end: datetime.date, seasons: list[Season]) -> bool:
     )
 
 
-def _periods(
+Period = tuple[datetime.date, datetime.date, int, str]
+
+
+def _periods(first: datetime.date, last: datetime.date, seasons: list[Season]) -> list[Period]:
+    """The inspection periods of ``seasons`` overlapping ``first``..``last`` (see
+    ``_periods_of``). Permits issued on the same day share them, so they are worked out
+    once per (first, last, seasons)."""
+    key = tuple((s["from"], s["to"], s["per"], int(s["at_least"])) for s in seasons)
+    return list(_periods_of(first, last, key))
+
+
+@functools.lru_cache(maxsize=8192)
+def _periods_of(
+    first: datetime.date, last: datetime.date, key: tuple[tuple[str, str, str, int], ...]
+) -> tuple[Period, ...]:
+    seasons = [{"from": f, "to": t, "per": per, "at_least": n} for f, t, per, n in key]
+    return tuple(_periods_uncached(first, last, seasons))
+
+
+def _periods_uncached(
     first: datetime.date, last: datetime.date, seasons: list[Season]
-) -> list[tuple[datetime.date, datetime.date, int, str]]:
+) -> list[Period]:
     """The inspection periods of the jurisdiction's ``municipal_inspections.seasons`` that
     overlap ``first``..``last``: each month of a season counted ``per: month``, the whole
     season of one counted ``per: season``, with ``at_least`` inspections in each.

@@ -34,10 +34,11 @@ class Event:
     at: datetime.datetime  # local, aware; the start of the day when only a date was given
     has_time: bool
     fields: Mapping[str, Any] = field(default_factory=dict)
+    # The local day of ``at``: read by every clock, so worked out once.
+    day: datetime.date = field(init=False, repr=False, compare=False)
 
-    @property
-    def day(self) -> datetime.date:
-        return self.at.date()
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "day", self.at.date())
 
     def at_json(self) -> str:
         return self.at.isoformat() if self.has_time else self.day.isoformat()
@@ -190,7 +191,13 @@ def _shown(value: Any) -> str:
 
 def parse_moment(value: Any, path: str, zone: datetime.tzinfo) -> tuple[datetime.datetime, bool]:
     """A date (YYYY-MM-DD) or a datetime (YYYY-MM-DDTHH:MM[:SS][offset], read by
-    ``siltfence.core.dates``) as a local aware datetime, and whether it had a time."""
+    ``siltfence.core.dates``) as a local aware datetime, and whether it had a time.
+
+    An aware ``datetime`` object is taken as it is: the apps layer stores every event's
+    moment as one and hands it over without a round trip through text (JSON, and so any
+    input from outside, cannot produce one)."""
+    if isinstance(value, datetime.datetime) and value.tzinfo is not None:
+        return value.astimezone(zone), True
     try:
         read, has_time = read_date_or_datetime(value)
     except DateRefused as exc:
