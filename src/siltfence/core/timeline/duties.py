@@ -566,7 +566,9 @@ def _periods(first: datetime.date, last: datetime.date, seasons: list[Season]) -
 def _periods_of(
     first: datetime.date, last: datetime.date, key: tuple[tuple[str, str, str, int], ...]
 ) -> tuple[Period, ...]:
-    seasons = [{"from": f, "to": t, "per": per, "at_least": n} for f, t, per, n in key]
+    seasons: list[Season] = [
+        {"from": f, "to": t, "per": per, "at_least": n} for f, t, per, n in key
+    ]
     return tuple(_periods_uncached(first, last, seasons))
 
 
