@@ -17,6 +17,7 @@ from siltfence.core.engineering.errors import EngineeringInputError
 from siltfence.core.engineering.result import Outcome
 
 from .reference import GALLON, round_diameter_ft, schiller_naumann_velocity
+from .spencer import PROVISIONS
 
 # The NOTE to § 413-7B(1), in its own words: pumping rate (gal/min) -> device size (ft).
 NOTE = {
@@ -81,7 +82,9 @@ def test_a_device_exactly_the_required_area_passes():
 
 def test_a_device_just_under_the_required_area_fails_with_the_remedies():
     needed = required_settling_area(100)
-    result = check_dewatering(highest_pumping_rate=100, device_area=needed * 0.999)
+    result = check_dewatering(
+        highest_pumping_rate=100, device_area=needed * 0.999, provisions=PROVISIONS
+    )
     assert result.result is Outcome.FAIL
     assert result.citation == "§ 413-7B(1)"
     assert "grit chamber" in result.fix and "no particles over 100 µm" in result.fix
@@ -102,7 +105,9 @@ def test_without_a_device_the_check_says_what_size_is_needed():
 
 
 def test_water_shown_free_of_100_micron_particles_needs_no_control():
-    result = check_dewatering(highest_pumping_rate=100, shown_free_of_particles=True)
+    result = check_dewatering(
+        highest_pumping_rate=100, shown_free_of_particles=True, provisions=PROVISIONS
+    )
     assert result.result is Outcome.PASS
     assert "Building Inspector" in result.says
 

@@ -9,18 +9,24 @@ from siltfence.core.engineering.measure_selection import (
     required_sediment_measure,
 )
 
+from .spencer import PROVISIONS
+
 TEN_ACRES_FT2 = 10 * 43_560
 
 
 def test_a_site_just_over_10_acres_needs_basins():
-    choice = required_sediment_measure(area_disturbed_at_one_time=TEN_ACRES_FT2 + 1)
+    choice = required_sediment_measure(
+        area_disturbed_at_one_time=TEN_ACRES_FT2 + 1, provisions=PROVISIONS
+    )
     assert choice.measure is SedimentMeasure.SEDIMENTATION_BASINS
     assert choice.citation == "§ 413-7B(5)(c)[2]"
     assert choice.gap is None
 
 
 def test_a_site_just_under_10_acres_needs_fences_or_bales():
-    choice = required_sediment_measure(area_disturbed_at_one_time=TEN_ACRES_FT2 - 1)
+    choice = required_sediment_measure(
+        area_disturbed_at_one_time=TEN_ACRES_FT2 - 1, provisions=PROVISIONS
+    )
     assert choice.measure is SedimentMeasure.FENCES_OR_BALES
     assert choice.citation == "§ 413-7B(5)(c)[3]"
 
@@ -49,7 +55,7 @@ def test_a_village_threshold_from_ordinance_data_is_used():
 
 
 def test_the_check_cites_the_section_that_applies():
-    result = check_sediment_measure(area_disturbed_at_one_time=43_560)
+    result = check_sediment_measure(area_disturbed_at_one_time=43_560, provisions=PROVISIONS)
     assert result.citation == "§ 413-7B(5)(c)[3]"
     assert "sideslope and downslope sides" in result.says
 

@@ -21,19 +21,36 @@ from siltfence.core.engineering import (
 from siltfence.core.engineering.fence_coverage import check_fence_coverage
 from siltfence.core.engineering.stockpiles import check_stockpile
 
+from .spencer import PROVISIONS, STORMS
+
+# Each check as the design review runs it for Spencer, with the provisions of its data.
 CHECKS = [
-    lambda: check_dewatering(highest_pumping_rate=100, device_diameter=3),
-    lambda: check_sediment_basin(drainage_area=500_000, basin_surface_area=5_000, basin_depth=3),
-    lambda: check_sheet_flow(adjacent_area=20_000, flow_length=280, slope=0.05),
+    lambda: check_dewatering(highest_pumping_rate=100, device_diameter=3, provisions=PROVISIONS),
+    lambda: check_sediment_basin(
+        storms=STORMS,
+        drainage_area=500_000,
+        basin_surface_area=5_000,
+        basin_depth=3,
+        provisions=PROVISIONS,
+    ),
+    lambda: check_sheet_flow(
+        storms=STORMS, adjacent_area=20_000, flow_length=280, slope=0.05, provisions=PROVISIONS
+    ),
     lambda: check_fence_coverage(
-        edges=[LineString([(0, 0), (10, 0)])], fences=[LineString([(0, 0.2), (5, 0.2)])]
+        edges=[LineString([(0, 0), (10, 0)])],
+        fences=[LineString([(0, 0.2), (5, 0.2)])],
+        provisions=PROVISIONS,
     ),
-    lambda: check_stockpile(volume=40, days_in_place=9, downslope_drainage_length=10),
+    lambda: check_stockpile(
+        volume=40, days_in_place=9, downslope_drainage_length=10, provisions=PROVISIONS
+    ),
     lambda: check_stabilization(
-        inactive_from=datetime.date(2026, 9, 10), inactive_until=datetime.date(2026, 9, 30)
+        inactive_from=datetime.date(2026, 9, 10),
+        inactive_until=datetime.date(2026, 9, 30),
+        provisions=PROVISIONS,
     ),
-    lambda: check_tracking(land_use="commercial", graveled_access=False),
-    lambda: check_inlet_protection(inlets=["A"], protected=[]),
+    lambda: check_tracking(land_use="commercial", graveled_access=False, provisions=PROVISIONS),
+    lambda: check_inlet_protection(inlets=["A"], protected=[], provisions=PROVISIONS),
 ]
 
 

@@ -14,6 +14,7 @@ from siltfence.core.engineering.sheet_flow import (
 )
 
 from .reference import manning_sheet_flow_us
+from .spencer import STORMS
 
 
 def test_the_tr55_sheet_flow_n_values_are_those_of_table_3_1():
@@ -44,13 +45,13 @@ def test_velocity_matches_a_hand_computed_manning_case():
 
 
 def test_an_adjacent_area_of_exactly_10000_sq_ft_need_not_be_diverted():
-    result = check_sheet_flow(adjacent_area=10_000, flow_length=1_000, slope=0.1)
+    result = check_sheet_flow(storms=STORMS, adjacent_area=10_000, flow_length=1_000, slope=0.1)
     assert result.result is Outcome.INFO
     assert "not greater than 10,000 sq ft" in result.says
 
 
 def test_an_adjacent_area_just_over_10000_sq_ft_is_checked():
-    result = check_sheet_flow(adjacent_area=10_001, flow_length=250, slope=0.1)
+    result = check_sheet_flow(storms=STORMS, adjacent_area=10_001, flow_length=250, slope=0.1)
     assert result.result is Outcome.FAIL
 
 
@@ -63,8 +64,12 @@ def test_a_path_just_shorter_than_the_limit_length_passes_and_just_longer_fails(
     limit = length_at_velocity(velocity_ft_s=0.5, intensity_in_per_h=1.8, slope=slope, n=n)
     assert limit == pytest.approx(by_hand, rel=0.01)
     assert limit < 300  # still sheet flow by TR-55's limit
-    below = check_sheet_flow(adjacent_area=20_000, flow_length=limit * 0.99, slope=slope)
-    above = check_sheet_flow(adjacent_area=20_000, flow_length=limit * 1.01, slope=slope)
+    below = check_sheet_flow(
+        storms=STORMS, adjacent_area=20_000, flow_length=limit * 0.99, slope=slope
+    )
+    above = check_sheet_flow(
+        storms=STORMS, adjacent_area=20_000, flow_length=limit * 1.01, slope=slope
+    )
     assert below.result is Outcome.PASS
     assert above.result is Outcome.FAIL
     assert "divert" in above.fix.lower()
@@ -74,13 +79,17 @@ def test_a_velocity_of_exactly_half_a_foot_per_second_is_not_less_than_the_limit
     slope = 0.02
     exact = length_at_velocity(velocity_ft_s=0.5, intensity_in_per_h=1.8, slope=slope, n=0.05)
     result = check_sheet_flow(
-        adjacent_area=20_000, flow_length=exact, slope=slope, velocity_limit=0.5 * (1 - 1e-12)
+        storms=STORMS,
+        adjacent_area=20_000,
+        flow_length=exact,
+        slope=slope,
+        velocity_limit=0.5 * (1 - 1e-12),
     )
     assert result.result is Outcome.FAIL
 
 
 def test_the_most_intense_storm_governs():
-    result = check_sheet_flow(adjacent_area=20_000, flow_length=100, slope=0.02)
+    result = check_sheet_flow(storms=STORMS, adjacent_area=20_000, flow_length=100, slope=0.02)
     velocities = {
         s.label.split(":")[0]: s.value for s in result.steps if s.label.endswith(": velocity")
     }
@@ -91,32 +100,44 @@ def test_the_most_intense_storm_governs():
 
 def test_a_path_longer_than_300_ft_is_not_shown_slow_enough():
     result = check_sheet_flow(
-        adjacent_area=50_000, flow_length=400, slope=0.01, surface="woods_dense_underbrush"
+        storms=STORMS,
+        adjacent_area=50_000,
+        flow_length=400,
+        slope=0.01,
+        surface="woods_dense_underbrush",
     )
     assert result.result is Outcome.NEEDS_ACTION
 
 
 def test_runoff_that_does_not_leave_the_site_is_not_checked():
     result = check_sheet_flow(
-        adjacent_area=50_000, flow_length=100, slope=0.02, runoff_leaves_site=False
+        storms=STORMS, adjacent_area=50_000, flow_length=100, slope=0.02, runoff_leaves_site=False
     )
     assert result.result is Outcome.INFO
 
 
 def test_the_slope_may_be_given_in_percent():
-    percent = check_sheet_flow(adjacent_area=20_000, flow_length=100, slope="2 %")
-    ratio = check_sheet_flow(adjacent_area=20_000, flow_length=100, slope=0.02)
+    percent = check_sheet_flow(storms=STORMS, adjacent_area=20_000, flow_length=100, slope="2 %")
+    ratio = check_sheet_flow(storms=STORMS, adjacent_area=20_000, flow_length=100, slope=0.02)
     assert percent.steps == ratio.steps
 
 
 def test_an_unknown_surface_is_refused_with_the_choices():
     with pytest.raises(EngineeringInputError, match=r"^surface: unknown surface 'gravel'; use one"):
-        check_sheet_flow(adjacent_area=20_000, flow_length=100, slope=0.02, surface="gravel")
+        check_sheet_flow(
+            storms=STORMS, adjacent_area=20_000, flow_length=100, slope=0.02, surface="gravel"
+        )
 
 
 @pytest.mark.parametrize(("field", "value"), [("slope", 0), ("flow_length", -3), ("slope", "3 ft")])
 def test_bad_sheet_flow_inputs_are_refused_by_name(field, value):
-    arguments = {"adjacent_area": 20_000, "flow_length": 100, "slope": 0.02, field: value}
+    arguments = {
+        "adjacent_area": 20_000,
+        "flow_length": 100,
+        "slope": 0.02,
+        "storms": STORMS,
+        field: value,
+    }
     with pytest.raises(EngineeringInputError, match=f"^{field}: "):
         check_sheet_flow(**arguments)
 

@@ -7,9 +7,11 @@ from siltfence.core.engineering.inlet_protection import check_inlet_protection
 from siltfence.core.engineering.result import Outcome
 from siltfence.core.engineering.tracking import check_tracking
 
+from .spencer import PROVISIONS
+
 
 def test_a_commercial_site_without_gravel_fails_tracking():
-    result = check_tracking(land_use="commercial", graveled_access=False)
+    result = check_tracking(land_use="commercial", graveled_access=False, provisions=PROVISIONS)
     assert result.result is Outcome.FAIL
     assert result.citation == "§ 413-7B(3)"
 

@@ -1,9 +1,10 @@
 """Engineering design checks of a control plan (DESIGN.md capability 3).
 
 Pure functions: no Django, no clock. Each check takes numbers in a documented default unit
-(or pint Quantities, or strings with a unit), takes every threshold as a parameter whose
-default is Spencer's value, and returns a ``CheckResult`` that shows its inputs, method,
-steps, result and the section it applies.
+(or pint Quantities, or strings with a unit), takes every threshold as a parameter (the
+defaults are the model ordinance's numbers, as Spencer Ch. 413 states them), takes the
+design storms and the ``Provisions`` it cites from the village's data, and returns a
+``CheckResult`` that shows its inputs, method, steps, result and the provision it applies.
 
 Heavy libraries load on first use: ``fluids`` (scipy) when a settling velocity or sheet
 flow is computed, pint only when a pint Quantity arrives (text with a unit is read by
@@ -29,6 +30,7 @@ from siltfence.core.engineering.measure_selection import (
     check_sediment_measure,
     required_sediment_measure,
 )
+from siltfence.core.engineering.provisions import Provisions
 from siltfence.core.engineering.result import CheckResult, Method, Outcome, Step
 from siltfence.core.engineering.sediment_basin import check_sediment_basin
 from siltfence.core.engineering.settling import Settling, settling_velocity
@@ -43,13 +45,12 @@ from siltfence.core.engineering.stabilization import (
     check_stabilization,
     seeding_available,
 )
-from siltfence.core.engineering.storms import SPENCER_DESIGN_STORMS, DesignStorm, design_storm
+from siltfence.core.engineering.storms import DesignStorm, design_storm, storms_of
 from siltfence.core.engineering.tracking import check_tracking
 from siltfence.core.engineering.water import WaterProperties, water_properties
 
 __all__ = [
     "NOTE_EXAMPLES",
-    "SPENCER_DESIGN_STORMS",
     "TR55_SHEET_FLOW_N",
     "CheckResult",
     "DesignStorm",
@@ -58,6 +59,7 @@ __all__ = [
     "MeasureChoice",
     "Method",
     "Outcome",
+    "Provisions",
     "SedimentMeasure",
     "Settling",
     "StabilizationMethod",
@@ -79,5 +81,6 @@ __all__ = [
     "seeding_available",
     "settling_velocity",
     "sheet_flow",
+    "storms_of",
     "water_properties",
 ]

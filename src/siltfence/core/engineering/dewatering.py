@@ -1,4 +1,4 @@
-"""Site dewatering: a settling device sized for 100 µm particles (§ 413-7B(1)).
+"""Site dewatering: a settling device sized for 100 µm particles (Spencer § 413-7B(1)).
 
     "Water pumped from the site shall be treated by temporary sedimentation basins, grit
     chambers, sand filters, up-slope chambers, hydrocyclones, swirl concentrators, or other
@@ -20,6 +20,7 @@ import math
 from dataclasses import dataclass
 
 from siltfence.core.engineering.errors import EngineeringInputError
+from siltfence.core.engineering.provisions import UNSTATED, Provisions
 from siltfence.core.engineering.result import CheckResult, Method, Outcome, Step, make_result
 from siltfence.core.engineering.settling import (
     DEFAULT_WATER_TEMPERATURE_F,
@@ -29,14 +30,14 @@ from siltfence.core.engineering.settling import (
 )
 from siltfence.core.engineering.units import FT, GALLON, fmt, to_float
 
-CITATION = "§ 413-7B(1)"
+CHECK = "dewatering"
 PARTICLE_SIZE_UM = 100.0
 M2_PER_FT2 = FT * FT
 
 
 @dataclass(frozen=True)
 class NoteExample:
-    """One of the three devices in the NOTE to § 413-7B(1)."""
+    """One of the three devices in the NOTE to Spencer § 413-7B(1)."""
 
     pumping_rate_gpm: float
     diameter_ft: float
@@ -93,6 +94,7 @@ def check_dewatering(
     water_temperature: object = DEFAULT_WATER_TEMPERATURE_F,
     specific_gravity: object = QUARTZ_SPECIFIC_GRAVITY,
     shown_free_of_particles: bool = False,
+    provisions: Provisions = UNSTATED,
 ) -> CheckResult:
     """Size a settling device for dewatering, and compare it with the proposed one.
 
@@ -100,7 +102,8 @@ def check_dewatering(
     ft for a round device (give one, or neither to get the size needed), ``particle_size``
     in µm (the ordinance's 100 µm), ``water_temperature`` in °F (default 50 °F).
     ``shown_free_of_particles``: the water has been demonstrated to carry no particles over
-    the size, in which case the chapter asks for no control.
+    the size, in which case the chapter asks for no control. ``provisions``: where the
+    village's rule is written, and who decides what it leaves open.
     """
     if device_area is not None and device_diameter is not None:
         raise EngineeringInputError(
@@ -132,16 +135,26 @@ def check_dewatering(
             "ft",
         ),
     ]
+    cite = provisions.cite(CHECK)
+    authority = provisions.authority
+    under = f" under {provisions.design_criteria}" if provisions.design_criteria else ""
     notes = [
-        "Ideal overflow-rate (Hazen) theory: it assumes quiet, evenly spread flow. The NOTE to "
-        "§ 413-7B(1) asks for inlet baffles to minimize turbulence and for devices several feet "
-        "tall; a design allowance beyond the ideal area is the Building Inspector's to set "
-        "under § 413-5.",
         "The quartz sphere (specific gravity 2.65) stands in for mineral sediment; flakier or "
         "lighter grains settle more slowly.",
-        "Not modelled: whether the discharge erodes the site or the receiving channel "
-        "(§ 413-7B(1), last sentence).",
     ]
+    if provisions.chapter:
+        # Notes on the chapter's own wording: its NOTE and its last sentence.
+        notes.insert(
+            0,
+            "Ideal overflow-rate (Hazen) theory: it assumes quiet, evenly spread flow. The NOTE "
+            f"to {cite} asks for inlet baffles to minimize turbulence and for devices several "
+            f"feet tall; a design allowance beyond the ideal area is the {authority}'s to set"
+            f"{under}.",
+        )
+        notes.append(
+            "Not modelled: whether the discharge erodes the site or the receiving channel "
+            f"({cite}, last sentence)."
+        )
     method = Method(
         name="Overflow rate (Hazen) with drag-corrected settling velocity",
         formula=f"A = Q / Vs; {METHOD_FORMULA}",
@@ -152,15 +165,15 @@ def check_dewatering(
         return make_result(
             id="dewatering",
             title="Site dewatering",
-            citation=CITATION,
+            citation=cite,
             inputs=inputs,
             method=method,
             steps=steps,
             result=Outcome.PASS,
             says=(
                 f"The pumped water has been shown to carry no particles over {size_text}, so no "
-                "control is needed before discharge unless the Building Inspector decides "
-                f"otherwise ({CITATION})."
+                f"control is needed before discharge unless the {authority} decides "
+                f"otherwise ({cite})."
             ),
             notes=notes,
         )
@@ -168,7 +181,7 @@ def check_dewatering(
         return make_result(
             id="dewatering",
             title="Site dewatering",
-            citation=CITATION,
+            citation=cite,
             inputs=inputs,
             method=method,
             steps=steps,
@@ -176,12 +189,12 @@ def check_dewatering(
             says=(
                 f"Pumping {fmt(gpm, 'gal/min')} needs a settling device of at least "
                 f"{fmt(required_ft2, 'ft**2')} ({fmt(required_diameter, 'ft')} across if round) "
-                f"to remove {size_text} particles ({CITATION})."
+                f"to remove {size_text} particles ({cite})."
             ),
             fix=(
                 "Show a device of at least that area, or another control (grit chamber, sand "
                 "filter, hydrocyclone, swirl concentrator) shown to remove "
-                f"{size_text} particles at the highest pumping rate ({CITATION})."
+                f"{size_text} particles at the highest pumping rate ({cite})."
             ),
             notes=notes,
         )
@@ -200,7 +213,7 @@ def check_dewatering(
     return make_result(
         id="dewatering",
         title="Site dewatering",
-        citation=CITATION,
+        citation=cite,
         inputs=inputs,
         method=method,
         steps=steps,
@@ -208,7 +221,7 @@ def check_dewatering(
         says=(
             f"A {fmt(proposed_ft2, 'ft**2')} device {verdict} for {fmt(gpm, 'gal/min')}: "
             f"{size_text} particles need at least {fmt(required_ft2, 'ft**2')} "
-            f"({fmt(required_diameter, 'ft')} across if round) ({CITATION})."
+            f"({fmt(required_diameter, 'ft')} across if round) ({cite})."
         ),
         fix=None
         if enough
@@ -217,7 +230,7 @@ def check_dewatering(
             "pumping rate, use another control shown to remove "
             f"{size_text} particles (grit chamber, sand filter, hydrocyclone, swirl "
             "concentrator), or demonstrate the water has no particles over "
-            f"{size_text} ({CITATION})."
+            f"{size_text} ({cite})."
         ),
         notes=notes,
     )

@@ -1,4 +1,4 @@
-"""Fences or bales along every sideslope and downslope side (§ 413-7B(5)(c)[3]).
+"""Fences or bales along every sideslope and downslope side (Spencer § 413-7B(5)(c)[3]).
 
     "filter fences, straw bales, or equivalent control measures shall be placed along all
     sideslope and downslope sides of the site. If a channel or area of concentrated runoff
@@ -23,10 +23,11 @@ import shapely  # type: ignore[import-untyped]
 from shapely.geometry.base import BaseGeometry  # type: ignore[import-untyped]
 
 from siltfence.core.engineering.errors import EngineeringInputError
+from siltfence.core.engineering.provisions import UNSTATED, Provisions
 from siltfence.core.engineering.result import CheckResult, Method, Outcome, Step, make_result
 from siltfence.core.engineering.units import FT, fmt, to_float
 
-CITATION = "§ 413-7B(5)(c)[3]"
+CHECK = "fence-coverage"
 DEFAULT_TOLERANCE_FT = 3.0  # about 1 m
 # Pieces shorter than this are drawing noise where a fence end meets an edge at an angle.
 _NOISE_FT = 0.01
@@ -79,8 +80,10 @@ def check_fence_coverage(
     fences: Iterable[BaseGeometry],
     tolerance: object = DEFAULT_TOLERANCE_FT,
     units: Literal["m", "ft"] = "m",
+    provisions: Provisions = UNSTATED,
 ) -> CheckResult:
     """Are the marked sideslope, downslope and channel edges all lined with fences or bales?"""
+    cite = provisions.cite(CHECK)
     edge_list = list(edges)
     fence_list = list(fences)
     if not edge_list:
@@ -120,22 +123,22 @@ def check_fence_coverage(
     return make_result(
         id="fence-coverage",
         title="Fences or bales along sideslope and downslope sides",
-        citation=CITATION,
+        citation=cite,
         inputs=inputs,
         method=method,
         steps=steps,
         result=Outcome.PASS if covered else Outcome.FAIL,
         says=(
-            f"Fences or bales line all {fmt(total_ft, 'ft')} of the marked edges ({CITATION})."
+            f"Fences or bales line all {fmt(total_ft, 'ft')} of the marked edges ({cite})."
             if covered
             else f"{fmt(gap_ft, 'ft')} of the {fmt(total_ft, 'ft')} of marked edges has no "
-            f"fence or bales, in {len(gaps)} stretch{'es' if len(gaps) != 1 else ''} ({CITATION})."
+            f"fence or bales, in {len(gaps)} stretch{'es' if len(gaps) != 1 else ''} ({cite})."
         ),
         fix=None
         if covered
         else (
             "Extend filter fences, straw bales or an equivalent measure along the uncovered "
-            f"stretches ({CITATION})."
+            f"stretches ({cite})."
         ),
         notes=notes,
     )

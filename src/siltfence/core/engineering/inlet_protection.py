@@ -1,4 +1,4 @@
-"""Storm drain inlet protection (§ 413-7B(4)).
+"""Storm drain inlet protection (Spencer § 413-7B(4)).
 
 "All storm drain inlets shall be protected with a straw bale, filter fabric, or
 equivalent barrier meeting accepted design criteria, standards and specifications."
@@ -10,9 +10,10 @@ from collections.abc import Iterable
 from functools import partial
 
 from siltfence.core.engineering.errors import EngineeringInputError
+from siltfence.core.engineering.provisions import UNSTATED, Provisions
 from siltfence.core.engineering.result import CheckResult, Method, Outcome, Step, make_result
 
-CITATION = "§ 413-7B(4)"
+CHECK = "inlet-protection"
 
 
 def _ids(values: Iterable[str], field: str) -> list[str]:
@@ -26,8 +27,11 @@ def _ids(values: Iterable[str], field: str) -> list[str]:
     return result
 
 
-def check_inlet_protection(*, inlets: Iterable[str], protected: Iterable[str]) -> CheckResult:
+def check_inlet_protection(
+    *, inlets: Iterable[str], protected: Iterable[str], provisions: Provisions = UNSTATED
+) -> CheckResult:
     """Every storm drain inlet on or serving the site is protected."""
+    cite = provisions.cite(CHECK)
     all_inlets = _ids(inlets, "inlets")
     guarded = set(_ids(protected, "protected"))
     duplicates = sorted({i for i in all_inlets if all_inlets.count(i) > 1})
@@ -54,7 +58,7 @@ def check_inlet_protection(*, inlets: Iterable[str], protected: Iterable[str]) -
         make_result,
         id="inlet-protection",
         title="Storm drain inlet protection",
-        citation=CITATION,
+        citation=cite,
         inputs=inputs,
         method=method,
         steps=steps,
@@ -63,19 +67,19 @@ def check_inlet_protection(*, inlets: Iterable[str], protected: Iterable[str]) -
     if not all_inlets:
         return common(
             result=Outcome.INFO,
-            says=f"No storm drain inlets are listed, so none needs protection ({CITATION}).",
+            says=f"No storm drain inlets are listed, so none needs protection ({cite}).",
         )
     if unprotected:
         return common(
             result=Outcome.FAIL,
             says=f"{len(unprotected)} of {len(all_inlets)} storm drain inlets are unprotected: "
-            f"{', '.join(unprotected)} ({CITATION}).",
+            f"{', '.join(unprotected)} ({cite}).",
             fix=(
                 f"Protect {', '.join(unprotected)} with a straw bale, filter fabric or equivalent "
-                f"barrier ({CITATION})."
+                f"barrier ({cite})."
             ),
         )
     return common(
         result=Outcome.PASS,
-        says=f"All {len(all_inlets)} storm drain inlets are protected ({CITATION}).",
+        says=f"All {len(all_inlets)} storm drain inlets are protected ({cite}).",
     )

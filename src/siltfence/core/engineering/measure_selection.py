@@ -1,4 +1,6 @@
-"""Basins or fences: which sediment control a site needs (§ 413-7B(5)(c)[2] and [3]).
+"""Basins or fences: which sediment control a site needs.
+
+Spencer § 413-7B(5)(c)[2] and [3]:
 
     "[2] For sites with more than 10 acres disturbed at one time, or if a channel originates
     in the disturbed area, one or more sedimentation basins shall be constructed. ...
@@ -16,11 +18,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from siltfence.core.engineering.provisions import UNSTATED, Provisions
 from siltfence.core.engineering.result import CheckResult, Method, Outcome, Step, make_result
 from siltfence.core.engineering.units import ACRE_FT2, fmt, to_float
 
-BASIN_CITATION = "§ 413-7B(5)(c)[2]"
-FENCE_CITATION = "§ 413-7B(5)(c)[3]"
+CHECK = "sediment-measure"
+# The rules the choice leads to: the checks of basins, and of fences and bales.
+BASINS, FENCES = "sediment-basin", "fence-coverage"
 BASIN_AREA_ACRES = 10.0
 
 
@@ -42,8 +46,10 @@ def required_sediment_measure(
     area_disturbed_at_one_time: object,
     channel_originates_in_disturbed_area: bool = False,
     basin_area_at_one_time: object = BASIN_AREA_ACRES,
+    provisions: Provisions = UNSTATED,
 ) -> MeasureChoice:
     """Basins or fences; ``area_disturbed_at_one_time`` in sq ft, the threshold in acres."""
+    basin_cite, fence_cite = provisions.cite(BASINS), provisions.cite(FENCES)
     area = to_float(area_disturbed_at_one_time, "ft**2", field="area_disturbed_at_one_time")
     threshold = to_float(
         basin_area_at_one_time, "acre", field="basin_area_at_one_time", positive=True
@@ -54,31 +60,31 @@ def required_sediment_measure(
     if channel_originates_in_disturbed_area:
         return MeasureChoice(
             SedimentMeasure.SEDIMENTATION_BASINS,
-            BASIN_CITATION,
+            basin_cite,
             "a channel originates in the disturbed area",
             None,
         )
     if acres > threshold:
         return MeasureChoice(
             SedimentMeasure.SEDIMENTATION_BASINS,
-            BASIN_CITATION,
+            basin_cite,
             f"{acres_text} disturbed at one time is more than {limit_text}",
             None,
         )
     if acres < threshold:
         return MeasureChoice(
             SedimentMeasure.FENCES_OR_BALES,
-            FENCE_CITATION,
+            fence_cite,
             f"{acres_text} disturbed at one time is less than {limit_text}",
             None,
         )
     return MeasureChoice(
         SedimentMeasure.SEDIMENTATION_BASINS,
-        BASIN_CITATION,
+        basin_cite,
         f"exactly {limit_text} disturbed at one time",
-        f"Exactly {limit_text} is neither 'more than' ({BASIN_CITATION}) nor 'less than' "
-        f"({FENCE_CITATION}) {limit_text}; the stricter reading, basins, is taken. The Building "
-        "Inspector may read it otherwise.",
+        f"Exactly {limit_text} is neither 'more than' ({basin_cite}) nor 'less than' "
+        f"({fence_cite}) {limit_text}; the stricter reading, basins, is taken. The "
+        f"{provisions.authority} may read it otherwise.",
     )
 
 
@@ -88,12 +94,14 @@ def check_sediment_measure(
     channel_originates_in_disturbed_area: bool = False,
     basin_area_at_one_time: object = BASIN_AREA_ACRES,
     runoff_leaves_site: bool = True,
+    provisions: Provisions = UNSTATED,
 ) -> CheckResult:
-    """Report which sediment control § 413-7B(5)(c) calls for, with the reason."""
+    """Report which sediment control the village's rule calls for, with the reason."""
     choice = required_sediment_measure(
         area_disturbed_at_one_time=area_disturbed_at_one_time,
         channel_originates_in_disturbed_area=channel_originates_in_disturbed_area,
         basin_area_at_one_time=basin_area_at_one_time,
+        provisions=provisions,
     )
     area = to_float(area_disturbed_at_one_time, "ft**2", field="area_disturbed_at_one_time")
     threshold = to_float(
@@ -118,23 +126,26 @@ def check_sediment_measure(
             "sediment control required", "threshold", choice.measure.value.replace("_", " ")
         ),
     ]
-    notes = [
-        "§ 413-7B(5)(c) is met by 'either of the following': stabilization of inactive ground "
-        "([1]) is listed beside basins ([2]) and fences ([3]); the text does not say whether "
-        "stabilization alone can stand in for them.",
-    ]
-    if choice.gap:
-        notes.insert(0, choice.gap)
+    notes: list[str] = []
+    if provisions.chapter:
+        # Notes on the chapter's own wording: "either of the following", and its gap.
+        notes.append(
+            f"{provisions.cite(CHECK)} is met by 'either of the following': stabilization of "
+            "inactive ground ([1]) is listed beside basins ([2]) and fences ([3]); the text does "
+            "not say whether stabilization alone can stand in for them."
+        )
+        if choice.gap:
+            notes.insert(0, choice.gap)
     if not runoff_leaves_site:
         return make_result(
             id="sediment-measure",
             title="Sediment control: basins or fences",
-            citation="§ 413-7B(5)",
+            citation=provisions.scope(CHECK),
             inputs=inputs,
             method=method,
             steps=steps[:1],
             result=Outcome.INFO,
-            says="Runoff does not leave the site, so § 413-7B(5) does not apply.",
+            says=f"Runoff does not leave the site, so {provisions.scope(CHECK)} does not apply.",
         )
     if choice.measure is SedimentMeasure.SEDIMENTATION_BASINS:
         says = f"Sedimentation basins are required because {choice.reason} ({choice.citation})."

@@ -8,12 +8,17 @@ for. The evaluation date is the plan's ``on`` or the ``on`` argument, never the 
 
 Every number a check compares against has a source, shown as a step of the check:
 
-- Spencer Ch. 413 states its own numbers: they come from ``parameters.yaml`` in force on the
-  evaluation date, each with its section, and the design-storm table of § 413-4.
-- New Glarus Ch. 135 states none: its numbers come from the technical standards it
-  incorporates by reference (§ 135-5), entered by the Village in ``standards.yaml``. A check
-  that needs a value nobody has entered reports ``needs-action`` ("the Village has not
-  entered ... from ..."), never a number from elsewhere.
+- A chapter that states its own numbers (Spencer Ch. 413): they come from ``parameters.yaml``
+  in force on the evaluation date, each with its section, the chapter's design-storm table
+  and the rules it states in words (``design_storms`` and ``design.stated`` in
+  ``rules.yaml``); each check cites the rule ``design.checks`` names for it.
+- A chapter that states none (New Glarus Ch. 135): its numbers come from the technical
+  standards it incorporates by reference, entered by the Village in ``standards.yaml``, and
+  each check cites the standards its values came from. A check that needs a value nobody has
+  entered reports ``needs-action`` ("the Village has not entered ... from ..."), never a
+  number from elsewhere.
+
+No village's section, name or id is written here: all of it is read from the village's data.
 """
 
 from __future__ import annotations
@@ -42,11 +47,13 @@ from siltfence.core.engineering.measure_selection import (
     required_sediment_measure,
 )
 from siltfence.core.engineering.plan import (
+    KINDS,
     MEASURE_KINDS,
     ControlPlan,
     SiteFeature,
     parse_plan,
 )
+from siltfence.core.engineering.provisions import Provisions
 from siltfence.core.engineering.result import CheckResult, Method, Outcome, Step, make_result
 from siltfence.core.engineering.sediment_basin import (
     DEFAULT_RUNOFF_COEFFICIENT as BASIN_DEFAULT_C,
@@ -59,14 +66,10 @@ from siltfence.core.engineering.sheet_flow import DEFAULT_SURFACE, check_sheet_f
 from siltfence.core.engineering.stabilization import check_stabilization
 from siltfence.core.engineering.standards import VALUE_SPECS, Standards, load_standards
 from siltfence.core.engineering.stockpiles import check_stockpile
-from siltfence.core.engineering.storms import (
-    DESIGN_STORMS_CITATION,
-    SPENCER_DESIGN_STORMS,
-    DesignStorm,
-)
+from siltfence.core.engineering.storms import DesignStorm, storms_of
 from siltfence.core.engineering.tracking import check_tracking
 from siltfence.core.engineering.units import ACRE_FT2, FT, fmt
-from siltfence.core.errors import FactsError
+from siltfence.core.errors import FactsError, OrdinanceFileError
 from siltfence.core.ordinance.model import Ordinance
 from siltfence.core.rules.determine import Determination
 
@@ -106,16 +109,6 @@ class Sourced:
         )
 
 
-# Rules stated in a chapter's text rather than as a number in parameters.yaml.
-CHAPTER_RULES: Mapping[str, Mapping[str, tuple[object, str]]] = {
-    "spencer-wi": {
-        "design_storms": (SPENCER_DESIGN_STORMS, DESIGN_STORMS_CITATION),
-        "perimeter_fences": (True, "§ 413-7B(5)(c)[3]"),
-        "inlet_protection_required": (True, "§ 413-7B(4)"),
-    },
-}
-
-
 class Values:
     """The design values in force for a plan: the chapter's own first, then its standards."""
 
@@ -125,13 +118,27 @@ class Values:
         self.ordinance = ordinance
         self.on = on
         self.standards = standards
+        # rules.yaml ``design``: where the chapter states what the checks apply (may be absent).
+        self.design: Mapping[str, Any] = ordinance.rules.get("design", {})
+
+    def _stated(self, name: str) -> Sourced | None:
+        """A rule the chapter states in its text: its storm table, or a rule in words."""
+        spec = VALUE_SPECS[name]
+        if name == "design_storms":
+            table = self.ordinance.rules.get("design_storms")
+            if table is None:
+                return None
+            return Sourced(name, storms_of(table), spec.unit, table["citation"], "chapter text")
+        stated = self.design.get("stated", {}).get(name)
+        if stated is None:
+            return None
+        return Sourced(name, stated["value"], spec.unit, stated["citation"], "chapter text")
 
     def get(self, name: str) -> Sourced | None:
         spec = VALUE_SPECS[name]
-        rules = CHAPTER_RULES.get(self.ordinance.id, {})
-        if name in rules:
-            value, citation = rules[name]
-            return Sourced(name, value, spec.unit, citation, "chapter text")
+        stated = self._stated(name)
+        if stated is not None:
+            return stated
         if name in self.ordinance.parameters:
             found = self.ordinance.parameter(name, self.on)
             if found.value is not None:
@@ -158,10 +165,55 @@ class Values:
             f"({VALUE_SPECS[name].meaning}) and incorporates no standard that does"
         )
 
+    def states(self, check: str) -> bool:
+        """True where the chapter names the rule ``check`` applies (``design.checks``)."""
+        return check in self.design.get("checks", {})
+
     @property
-    def from_chapter(self) -> bool:
-        """True where the chapter states its own design numbers (Spencer)."""
-        return self.ordinance.id in CHAPTER_RULES
+    def runoff_limited(self) -> bool:
+        """True where the chapter's rules hold only for runoff leaving the site."""
+        return "runoff_leaving_site" in self.design
+
+    def provisions(self, check: str, used: list[Sourced]) -> Provisions:
+        """What ``check`` cites: the chapter's rule, or the sources of the values it used."""
+        chapter = chapter_provisions(self.ordinance)
+        if chapter is not None and self.states(check):
+            return chapter
+        return dataclasses.replace(_provisions(self.ordinance), fallback=cited(used), chapter=False)
+
+
+def chapter_provisions(ordinance: Ordinance) -> Provisions | None:
+    """The rules the chapter states for the design checks (``rules.yaml``, ``design``), or
+    None when it states none (its numbers come from the standards it incorporates)."""
+    design = ordinance.rules.get("design", {})
+    if not design.get("checks"):
+        return None
+    storms = ordinance.rules.get("design_storms")
+    return dataclasses.replace(
+        _provisions(ordinance),
+        checks=design["checks"],
+        runoff_leaving_site=design.get("runoff_leaving_site"),
+        design_storms=storms["citation"] if storms else None,
+    )
+
+
+def _provisions(ordinance: Ordinance) -> Provisions:
+    """What every check of the village names: its authority, and how it counts days."""
+    counting = ordinance.time_counting
+    days = f"Days counted by {counting['citation']} (first day excluded, last included)"
+    if counting["stands_in"]:
+        instead = counting.get("stands_in_for", "the village's own rule")
+        days += f", standing in for {instead}, which is not in hand"
+    return Provisions(
+        authority=ordinance.authority_title,
+        design_criteria=ordinance.rules.get("design", {}).get("design_criteria"),
+        day_counting=days + ".",
+    )
+
+
+def cited(used: list[Sourced]) -> str:
+    """The citations of the values a check used, each once, in order."""
+    return "; ".join(dict.fromkeys(s.citation for s in used))
 
 
 # -- the report ---------------------------------------------------------------------------
@@ -290,7 +342,7 @@ def review_plan(
         (f.citation for f in determination.findings if f.id == "area-trigger"), "the chapter"
     )
     areas = dataclasses.replace(areas, result=dataclasses.replace(areas.result, citation=cite))
-    checklist = build_checklist(plan, determination)
+    checklist = build_checklist(plan, determination, ordinance)
     values = Values(ordinance, when, standards)
     notes: list[str] = []
     if determination.applies:
@@ -435,64 +487,61 @@ def site_areas(plan: ControlPlan) -> SiteAreas:
 
 @dataclass(frozen=True)
 class ChecklistRule:
+    """How a control plan shows one item of the plan's contents (``rules.yaml``, ``plans``)."""
+
     id: str
     citation: str
-    keyword: str | None  # a word of the determination's item text, where citations repeat
-    kinds: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()  # site features that show it
     plan_field: str | None = None  # "schedule", "maintenance", "description"
 
 
-def _r(
-    id: str,
-    citation: str,
-    keyword: str | None = None,
-    kinds: tuple[str, ...] = (),
-    plan_field: str | None = None,
-) -> ChecklistRule:
-    return ChecklistRule(id, citation, keyword, kinds, plan_field)
+# In the data, ``features: [control_measure]`` stands for every kind of control measure.
+ANY_MEASURE = "control_measure"
 
 
-CHECKLIST_RULES: Mapping[str, tuple[ChecklistRule, ...]] = {
-    "spencer-wi": (
-        _r("existing_site_map", "§ 413-8B(1)", kinds=("site_boundary",)),
-        _r("site_boundaries", "§ 413-8B(1)(a)", kinds=("site_boundary",)),
-        _r("watercourses", "§ 413-8B(1)(b)", kinds=("drainage_channel",)),
-        _r("floodplains", "§ 413-8B(1)(c)"),
-        _r("soils", "§ 413-8B(1)(d)"),
-        _r("vegetative_cover", "§ 413-8B(1)(e)"),
-        _r("drainage_systems", "§ 413-8B(1)(f)", kinds=("drainage_channel", "storm_inlet")),
-        _r("utilities_structures_roads", "§ 413-8B(1)(g)", kinds=("road",)),
-        _r("topography", "§ 413-8B(1)(h)"),
-        _r("final_site_conditions", "§ 413-8B(2)"),
-        _r("land_disturbing_activities", "§ 413-8B(3)(a)", kinds=("disturbed_area",)),
-        _r("stockpiles", "§ 413-8B(3)(b)", kinds=("stockpile",)),
-        _r("control_measures", "§ 413-8B(3)(c)", kinds=MEASURE_KINDS),
-        _r("schedule", "§ 413-8B(3)(d)", plan_field="schedule"),
-        _r("maintenance", "§ 413-8B(3)(e)", plan_field="maintenance"),
-        _r("site_map", "§ 413-8C", "map", kinds=("site_boundary", "disturbed_area")),
-        _r("site_description", "§ 413-8C", "description", plan_field="description"),
-        _r("erosion_controls", "§ 413-8C", "erosion controls", kinds=MEASURE_KINDS),
-        _r("schedule", "§ 413-8C", "schedule", plan_field="schedule"),
-    ),
-    "new-glarus-wi": (
-        _r("village_requirements_information", "§ 135-8A"),
-        _r("performance_standards_incorporated", "§ 135-6A"),
-        _r("drainage_facilities", "§ 135-6C"),
-        _r("technical_standards", "§ 135-5A"),
-    ),
-}
+def checklist_rule(item: Mapping[str, Any], file: str = "", key: str = "") -> ChecklistRule:
+    """The checklist rule of one plan-content item; ``file`` and ``key`` name it in errors."""
+    citation = item["citation"]
+    ident = item.get("id") or re.sub(r"[^a-z0-9]+", "_", citation.lower()).strip("_")
+    kinds: list[str] = []
+    for index, kind in enumerate(item.get("features", ())):
+        if kind == ANY_MEASURE:
+            kinds.extend(MEASURE_KINDS)
+        elif kind in KINDS:
+            kinds.append(kind)
+        else:
+            raise OrdinanceFileError(
+                file,
+                f"{key}.features[{index}]",
+                f"{kind!r} is not a kind of site feature; expected {ANY_MEASURE} or one of "
+                + ", ".join(KINDS),
+            )
+    return ChecklistRule(ident, citation, tuple(kinds), item.get("plan_field"))
 
 
-def checklist_ids(jurisdiction: str) -> list[str]:
-    ids: list[str] = []
-    for rule in CHECKLIST_RULES.get(jurisdiction, ()):
-        if rule.id not in ids:
-            ids.append(rule.id)
-    return ids
+def checklist_rules(ordinance: Ordinance) -> list[ChecklistRule]:
+    """Every plan-content item of the chapter, as the checklist ticks it, in the data's order."""
+    file = f"{ordinance.id}/rules.yaml"
+    return [
+        checklist_rule(item, file, f"plans[{index}].contents[{number}]")
+        for index, plan in enumerate(ordinance.rules["plans"])
+        for number, item in enumerate(plan["contents"])
+    ]
 
 
-def build_checklist(plan: ControlPlan, determination: Determination) -> Checklist:
-    known = checklist_ids(plan.jurisdiction)
+def checklist_ids(ordinance: Ordinance) -> list[str]:
+    """The ids a plan preparer may declare in ``plan.contents``: those the data names."""
+    named = [
+        item["id"] for plan in ordinance.rules["plans"] for item in plan["contents"] if "id" in item
+    ]
+    return list(dict.fromkeys(named))
+
+
+def build_checklist(
+    plan: ControlPlan, determination: Determination, ordinance: Ordinance
+) -> Checklist:
+    checklist_rules(ordinance)  # refuses a feature kind the plans do not have
+    known = checklist_ids(ordinance)
     for index, item_id in enumerate(plan.contents):
         if item_id not in known:
             raise EngineeringInputError(
@@ -501,20 +550,10 @@ def build_checklist(plan: ControlPlan, determination: Determination) -> Checklis
             )
     if determination.plan is None:
         return Checklist(None, None, "No plan is required, so there is nothing to tick.", ())
-    rules = CHECKLIST_RULES.get(plan.jurisdiction, ())
     items: list[ChecklistItem] = []
     for content in determination.plan.contents:
         text, citation = content["item"], content["citation"]
-        rule = next(
-            (
-                r
-                for r in rules
-                if r.citation == citation and (r.keyword is None or r.keyword in text.lower())
-            ),
-            None,
-        )
-        if rule is None:
-            rule = _r(re.sub(r"[^a-z0-9]+", "_", citation.lower()).strip("_"), citation)
+        rule = checklist_rule(content)
         evidence: list[str] = []
         drawn = plan.of_kind(*rule.kinds) if rule.kinds else []
         if drawn:
@@ -584,6 +623,7 @@ def _needs_values(
     inputs: Mapping[str, str],
 ) -> CheckResult:
     missing = [values.missing(name) for name in names]
+    incorporated = values.design.get("standards")
     citation = (
         "; ".join(
             dict.fromkeys(
@@ -606,8 +646,8 @@ def _needs_values(
             + ", ".join(names)
             + " from the standard (with the place in it) in "
             f"ordinances/{values.ordinance.id}/standards.yaml; until then the plan preparer "
-            "shows the design against the standard the Village names (§ "
-            f"{values.ordinance.chapter}-5)."
+            "shows the design against the standard the Village names"
+            + (f" ({incorporated})." if incorporated else ".")
             if values.standards
             else "The chapter must state these values."
         ),
@@ -624,42 +664,21 @@ def _with_sources(
         *result.steps,
     )
     result = dataclasses.replace(result, steps=steps)
-    if values.from_chapter:
+    if values.states(result.id):
         return result
-    return _cite_standards(result, used, values.ordinance)
-
-
-_SPENCER_CITE = re.compile(r"§ 413-[0-9A-Z]+(?:\([0-9a-z]+\))*(?:\[[0-9]+\])?")
-
-
-def _cite_standards(result: CheckResult, used: list[Sourced], ordinance: Ordinance) -> CheckResult:
-    """Physics written for Spencer, cited to the standards a village's values came from."""
-    cited = "; ".join(dict.fromkeys(s.citation for s in used))
-    authority = ordinance.authority_title
-
-    def swap(text: str) -> str:
-        text = text.replace("§ 413-5", f"§ {ordinance.chapter}-5B")
-        text = _SPENCER_CITE.sub(cited, text)
-        return text.replace("Building Inspector", authority).replace("Spencer's", "the chapter's")
-
-    notes = tuple(swap(n) for n in result.notes if "§ 413" not in n and "NOTE" not in n)
-    notes += (
-        "The physics is the same as for any village; every number it is held to comes from "
-        f"the standards cited ({cited}), as § {ordinance.chapter}-5 incorporates them.",
+    # The check cited the sources of its values (Values.provisions); say where they come from.
+    sources = cited(used)
+    incorporated = values.design.get("standards")
+    whence = (
+        f"the standards cited ({sources}), as {incorporated} incorporates them"
+        if incorporated
+        else f"the sources cited ({sources})"
     )
-    return dataclasses.replace(
-        result,
-        citation=cited,
-        says=swap(result.says),
-        fix=swap(result.fix) if result.fix else None,
-        notes=notes,
-        method=Method(swap(result.method.name), swap(result.method.formula)),
-        steps=tuple(
-            dataclasses.replace(s, label=swap(s.label), formula=swap(s.formula), text=swap(s.text))
-            for s in result.steps
-        ),
-        inputs={k: swap(v) for k, v in result.inputs.items()},
+    note = (
+        f"The physics is the same as for any village; every number it is held to comes from "
+        f"{whence}."
     )
+    return dataclasses.replace(result, citation=sources, notes=(*result.notes, note))
 
 
 def _gather(values: Values, names: list[str]) -> tuple[list[Sourced], list[str]]:
@@ -682,7 +701,7 @@ def _run(
     title: str,
     where: str,
     subject: str,
-    run: Callable[[dict[str, Any]], CheckResult],
+    run: Callable[[dict[str, Any], Provisions], CheckResult],
 ) -> CheckResult:
     used, missing = _gather(values, names)
     if missing:
@@ -690,7 +709,7 @@ def _run(
             id=id, title=title, subject=subject, names=missing, values=values, inputs={}
         )
     with _field_prefix(where):
-        result = run({s.name: s.value for s in used})
+        result = run({s.name: s.value for s in used}, values.provisions(id, used))
     return _with_sources(result, used, values, where, subject)
 
 
@@ -698,7 +717,9 @@ def design_checks(
     plan: ControlPlan, values: Values, areas: SiteAreas, ordinance: Ordinance
 ) -> list[CheckResult]:
     checks: list[CheckResult] = []
-    leaves = plan.runoff_leaves_site if values.from_chapter else True
+    # Where the chapter limits its rules to runoff leaving the site, the plan says whether it
+    # does; elsewhere every rule holds.
+    leaves = plan.runoff_leaves_site if values.runoff_limited else True
     storms_key = "design_storms"
 
     if plan.dewatering is not None:
@@ -711,12 +732,13 @@ def design_checks(
                 title="Site dewatering",
                 where=d.field,
                 subject="Dewatering",
-                run=lambda v: check_dewatering(
+                run=lambda v, cite: check_dewatering(
                     highest_pumping_rate=d.highest_pumping_rate,
                     device_area=d.device_area,
                     device_diameter=d.device_diameter,
                     particle_size=v["dewatering_particle_size"],
                     shown_free_of_particles=d.shown_free_of_particles,
+                    provisions=cite,
                     **({"water_temperature": d.water_temperature} if d.water_temperature else {}),
                 ),
             )
@@ -748,11 +770,12 @@ def design_checks(
                 title="Sediment control: basins or fences",
                 where="plan.site",
                 subject="Sediment control for the area disturbed at one time",
-                run=lambda v: check_sediment_measure(
+                run=lambda v, cite: check_sediment_measure(
                     area_disturbed_at_one_time=areas.area_disturbed_at_one_time_ft2,
                     channel_originates_in_disturbed_area=plan.channel_originates_on_site,
                     basin_area_at_one_time=v["basin_area_at_one_time"],
                     runoff_leaves_site=leaves,
+                    provisions=cite,
                 ),
             )
         )
@@ -808,7 +831,7 @@ def design_checks(
                 title="Stabilization of inactive ground",
                 where=area.field,
                 subject=subject,
-                run=lambda v, area=area, until=until: check_stabilization(  # type: ignore[misc]
+                run=lambda v, cite, area=area, until=until: check_stabilization(  # type: ignore[misc]
                     inactive_from=area.inactive_from,
                     inactive_until=until,
                     method=area.method,
@@ -816,6 +839,7 @@ def design_checks(
                     inactive_days=int(v["inactive_stabilization_days"]),
                     seeding_cutoff=v["seeding_cutoff"],
                     runoff_leaves_site=leaves,
+                    provisions=cite,
                 ),
             )
         )
@@ -829,8 +853,8 @@ def design_checks(
             title="Storm drain inlet protection",
             where="plan.site",
             subject="Storm drain inlets",
-            run=lambda v: (
-                check_inlet_protection(inlets=inlets, protected=protected)
+            run=lambda v, cite: (
+                check_inlet_protection(inlets=inlets, protected=protected, provisions=cite)
                 if v["inlet_protection_required"]
                 else _not_required("inlet-protection", "Storm drain inlet protection")
             ),
@@ -874,7 +898,7 @@ def _basin(
     )
     coefficient = c if c is not None else BASIN_DEFAULT_C
 
-    def run(v: dict[str, Any]) -> CheckResult:
+    def run(v: dict[str, Any], cite: Provisions) -> CheckResult:
         storms: tuple[DesignStorm, ...] = v[storms_key]
         result = check_sediment_basin(
             drainage_area=drainage,
@@ -885,6 +909,7 @@ def _basin(
             particle_size=v["basin_particle_size"],
             surface_percent=v["basin_surface_fraction"],
             min_depth=v["basin_depth"],
+            provisions=cite,
         )
         extra = (
             Step.of(
@@ -915,24 +940,27 @@ def _basin(
 def _fences(plan: ControlPlan, edges: list[SiteFeature], values: Values) -> CheckResult:
     fences = plan.of_kind("silt_fence", "straw_bale")
 
-    def run(v: dict[str, Any]) -> CheckResult:
+    def run(v: dict[str, Any], cite: Provisions) -> CheckResult:
+        rule = cite.cite("fence-coverage")
         if not edges:
             return make_result(
                 id="fence-coverage",
                 title="Fences or bales along sideslope and downslope sides",
-                citation="§ 413-7B(5)(c)[3]",
+                citation=rule,
                 inputs={"fences": str(len(fences)), "edges": "0"},
                 method=Method("Edge coverage", "needs the marked edges"),
                 steps=[],
                 result=Outcome.NEEDS_ACTION,
                 says="The plan marks no downslope or sideslope side, so fence coverage cannot "
-                "be checked (§ 413-7B(5)(c)[3]).",
+                f"be checked ({rule}).",
                 fix="Draw the downslope and sideslope sides of the site as downslope_edge and "
                 "sideslope_edge lines, and the silt fence or straw bale lines along them "
-                "(§ 413-7B(5)(c)[3]).",
+                f"({rule}).",
             )
         result = check_fence_coverage(
-            edges=[e.geometry for e in edges], fences=[f.geometry for f in fences]
+            edges=[e.geometry for e in edges],
+            fences=[f.geometry for f in fences],
+            provisions=cite,
         )
         tolerance = Step.of(
             "drawing tolerance",
@@ -957,7 +985,7 @@ def _fences(plan: ControlPlan, edges: list[SiteFeature], values: Values) -> Chec
 def _sheet(
     plan: ControlPlan, entry: Any, values: Values, storms_key: str, leaves: bool
 ) -> CheckResult:
-    def run(v: dict[str, Any]) -> CheckResult:
+    def run(v: dict[str, Any], cite: Provisions) -> CheckResult:
         result = check_sheet_flow(
             adjacent_area=entry.adjacent_area,
             flow_length=entry.flow_length,
@@ -971,6 +999,7 @@ def _sheet(
             adjacent_area_limit=v["sheet_flow_adjacent_area"],
             velocity_limit=v["sheet_flow_velocity"],
             runoff_leaves_site=leaves,
+            provisions=cite,
         )
         if entry.runoff_coefficient is None and result.steps:
             note = (
@@ -1035,7 +1064,7 @@ def _stockpile(
         if nearest is None or distance < nearest[0]:
             nearest = (distance, road)
 
-    def run(v: dict[str, Any]) -> CheckResult:
+    def run(v: dict[str, Any], cite: Provisions) -> CheckResult:
         geometry_kwargs: dict[str, Any] = {}
         if given is not None:
             geometry_kwargs["downslope_drainage_length"] = given
@@ -1053,6 +1082,7 @@ def _stockpile(
             stockpile_setback=v["stockpile_setback"],
             stockpile_days=v["stockpile_days"],
             runoff_leaves_site=leaves,
+            provisions=cite,
             **geometry_kwargs,
         )
         extra: list[Step] = []
@@ -1112,12 +1142,16 @@ def _tracking(plan: ControlPlan, values: Values) -> CheckResult:
                 "tracking pad width", "short side of the minimum rotated rectangle", size[1], "ft"
             ),
         ]
-    if values.from_chapter:
+    if values.states("tracking"):
         with _field_prefix("plan"):
-            result = check_tracking(land_use=plan.land_use, graveled_access=bool(pads))
+            result = check_tracking(
+                land_use=plan.land_use,
+                graveled_access=bool(pads),
+                provisions=values.provisions("tracking", []),
+            )
         return dataclasses.replace(result, steps=(*result.steps, *size_steps))
 
-    def run(v: dict[str, Any]) -> CheckResult:
+    def run(v: dict[str, Any], cite: Provisions) -> CheckResult:
         required = bool(v["tracking_pad_required"])
         if not required:
             return _not_required("tracking", "Tracking pad")
@@ -1141,7 +1175,7 @@ def _tracking(plan: ControlPlan, values: Values) -> CheckResult:
         return make_result(
             id="tracking",
             title="Tracking pad",
-            citation="§ 413-7B(3)",
+            citation=cite.cite("tracking"),
             inputs={"tracking_pad features": str(len(pads))},
             method=Method("Presence and size", "pad drawn; length and width >= the standard's"),
             steps=steps,

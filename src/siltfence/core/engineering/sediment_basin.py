@@ -1,4 +1,6 @@
-"""Sedimentation basins: 1% of the drainage area, 3 ft deep, trapping 15 µm (§ 413-7B(5)(c)[2]).
+"""Sedimentation basins: 1% of the drainage area, 3 ft deep, trapping 15 µm.
+
+Spencer § 413-7B(5)(c)[2]:
 
     "Each sedimentation basin shall have a surface area of at least 1% of the area draining
     to the basin and at least three feet of depth and constructed in accordance with
@@ -24,6 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from siltfence.core.engineering.errors import EngineeringInputError
+from siltfence.core.engineering.provisions import UNSTATED, Provisions
 from siltfence.core.engineering.result import CheckResult, Method, Outcome, Step, make_result
 from siltfence.core.engineering.settling import (
     DEFAULT_WATER_TEMPERATURE_F,
@@ -31,15 +34,10 @@ from siltfence.core.engineering.settling import (
     QUARTZ_SPECIFIC_GRAVITY,
     settling_velocity,
 )
-from siltfence.core.engineering.storms import (
-    DESIGN_STORMS_CITATION,
-    SPENCER_DESIGN_STORMS,
-    DesignStorm,
-    checked_storms,
-)
+from siltfence.core.engineering.storms import DesignStorm, checked_storms
 from siltfence.core.engineering.units import ACRE_FT2, FT, INCH, fmt, fmt_apart, to_float
 
-CITATION = "§ 413-7B(5)(c)[2]"
+CHECK = "sediment-basin"
 SURFACE_PERCENT = 1.0
 MIN_DEPTH_FT = 3.0
 PARTICLE_SIZE_UM = 15.0
@@ -101,20 +99,23 @@ def check_sediment_basin(
     drainage_area: object,
     basin_surface_area: object,
     basin_depth: object,
+    storms: Iterable[DesignStorm],
     runoff_coefficient: object = DEFAULT_RUNOFF_COEFFICIENT,
-    storms: Iterable[DesignStorm] = SPENCER_DESIGN_STORMS,
     particle_size: object = PARTICLE_SIZE_UM,
     water_temperature: object = DEFAULT_WATER_TEMPERATURE_F,
     specific_gravity: object = QUARTZ_SPECIFIC_GRAVITY,
     surface_percent: object = SURFACE_PERCENT,
     min_depth: object = MIN_DEPTH_FT,
+    provisions: Provisions = UNSTATED,
 ) -> CheckResult:
-    """Check a basin against the area, depth and trapping rules of § 413-7B(5)(c)[2].
+    """Check a basin against the area, depth and trapping rules of the village's chapter.
 
     Areas in sq ft, depth in ft, ``particle_size`` in µm, ``water_temperature`` in °F,
     ``surface_percent`` in percent of the drainage area; ``runoff_coefficient`` is the
-    rational-method C (0 to 1, default 0.5).
+    rational-method C (0 to 1, default 0.5); ``storms`` the one-year design storms the
+    village's data gives.
     """
+    cite = provisions.cite(CHECK)
     drainage = to_float(drainage_area, "ft**2", field="drainage_area", positive=True)
     basin = to_float(basin_surface_area, "ft**2", field="basin_surface_area", positive=True)
     depth = to_float(basin_depth, "ft", field="basin_depth", positive=True)
@@ -268,25 +269,34 @@ def check_sediment_basin(
         )
 
     notes = [
-        f"The design storms are the chapter's table ({DESIGN_STORMS_CITATION}) unless others "
-        "specific to the community are given.",
         f"Runoff coefficient C = {c:g} for the whole drainage area; the default 0.5 is for bare, "
         "graded soil. A drainage area that is partly vegetated or paved needs an area-weighted C.",
         "Ideal settling (Hazen): no allowance for short-circuiting, wind or resuspension.",
-        "Not modelled: the discharge rate's effect on the discharge channel and receiving water "
-        f"({CITATION}, last sentence), and 'accepted design specifications' (§ 413-5).",
     ]
+    if provisions.chapter:
+        # Notes on the chapter's own wording: its table of storms and its last sentence.
+        if provisions.design_storms:
+            notes.insert(
+                0,
+                f"The design storms are the chapter's table ({provisions.design_storms}) unless "
+                "others specific to the community are given.",
+            )
+        notes.append(
+            "Not modelled: the discharge rate's effect on the discharge channel and receiving "
+            f"water ({cite}, last sentence), and 'accepted design specifications'"
+            f"{provisions.criteria}."
+        )
     if problems:
         result = Outcome.FAIL
-        says = f"The basin does not meet {CITATION}: " + "; ".join(problems) + "."
+        says = f"The basin does not meet {cite}: " + "; ".join(problems) + "."
         joined = "; ".join(fixes)
-        fix = joined[0].upper() + joined[1:] + f" ({CITATION})."
+        fix = joined[0].upper() + joined[1:] + f" ({cite})."
     elif both_trap:
         result = Outcome.PASS
         says = (
             f"The basin is at least {percent:g}% of its drainage area and "
             f"{fmt(least_depth, 'ft')} deep, and traps {size_text} in all {len(rows)} design "
-            f"storms by both methods ({CITATION})."
+            f"storms by both methods ({cite})."
         )
         fix = None
     else:
@@ -295,11 +305,12 @@ def check_sediment_basin(
             f"The basin meets the {percent:g}% and {fmt(least_depth, 'ft')} rules, but the "
             f"trapping methods disagree on {size_text}: the peak method fails "
             f"{', '.join(peak_fails) or 'no storm'}, the storage method fails "
-            f"{', '.join(storage_fails) or 'no storm'} ({CITATION})."
+            f"{', '.join(storage_fails) or 'no storm'} ({cite})."
         )
         fix = (
-            "The Building Inspector decides which design method is accepted (§ 413-5); to satisfy "
-            f"both, enlarge the basin to at least {fmt(max(peak_needs, storage_needs), 'ft**2')}."
+            f"The {provisions.authority} decides which design method is accepted"
+            f"{provisions.criteria}; to satisfy both, enlarge the basin to at least "
+            f"{fmt(max(peak_needs, storage_needs), 'ft**2')}."
         )
         notes.append(
             "The chapter says 'designed to trap sediment greater than 15 microns' without a "
@@ -308,7 +319,7 @@ def check_sediment_basin(
     return make_result(
         id="sediment-basin",
         title="Sedimentation basin",
-        citation=CITATION,
+        citation=cite,
         inputs=inputs,
         method=Method(
             name="(a) Peak overflow rate (rational method) and (b) storage and detention "

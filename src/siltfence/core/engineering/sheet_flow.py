@@ -1,4 +1,6 @@
-"""Sheet flow from adjacent areas across the disturbed area (§ 413-7B(5)(a)).
+"""Sheet flow from adjacent areas across the disturbed area.
+
+Spencer § 413-7B(5)(a):
 
     "Sheetflow runoff from adjacent areas greater than 10,000 square feet in area shall also
     be diverted around disturbed areas unless shown to have resultant runoff velocities of
@@ -24,16 +26,12 @@ from dataclasses import dataclass
 from functools import partial
 
 from siltfence.core.engineering.errors import EngineeringInputError
+from siltfence.core.engineering.provisions import UNSTATED, Provisions
 from siltfence.core.engineering.result import CheckResult, Method, Outcome, Step, make_result
-from siltfence.core.engineering.storms import (
-    DESIGN_STORMS_CITATION,
-    SPENCER_DESIGN_STORMS,
-    DesignStorm,
-    checked_storms,
-)
+from siltfence.core.engineering.storms import DesignStorm, checked_storms
 from siltfence.core.engineering.units import FT, INCH, fmt, to_float
 
-CITATION = "§ 413-7B(5)(a)"
+CHECK = "sheet-flow"
 ADJACENT_AREA_FT2 = 10_000.0
 VELOCITY_LIMIT_FT_S = 0.5
 # TR-55 (1986) limits sheet flow to 300 ft; past that it gathers into shallow concentrated
@@ -126,21 +124,24 @@ def check_sheet_flow(
     adjacent_area: object,
     flow_length: object,
     slope: object,
+    storms: Iterable[DesignStorm],
     surface: str = DEFAULT_SURFACE,
     manning_n_value: object | None = None,
     runoff_coefficient: object = DEFAULT_RUNOFF_COEFFICIENT,
-    storms: Iterable[DesignStorm] = SPENCER_DESIGN_STORMS,
     adjacent_area_limit: object = ADJACENT_AREA_FT2,
     velocity_limit: object = VELOCITY_LIMIT_FT_S,
     runoff_leaves_site: bool = True,
+    provisions: Provisions = UNSTATED,
 ) -> CheckResult:
     """Does sheet flow from an adjacent area cross the disturbed area slower than 0.5 ft/s?
 
     ``adjacent_area`` in sq ft; ``flow_length`` in ft, the sheet-flow path from its upslope
     start (in the adjacent area) to the downslope edge of the disturbed area, where the flow
     is fastest; ``slope`` in ft/ft (or "2 %"); ``surface`` a key of ``TR55_SHEET_FLOW_N``
-    for the disturbed area, or ``manning_n_value`` to give n directly.
+    for the disturbed area, or ``manning_n_value`` to give n directly; ``storms`` the one-year
+    design storms the village's data gives.
     """
+    cite = provisions.cite(CHECK)
     area = to_float(adjacent_area, "ft**2", field="adjacent_area")
     length = to_float(flow_length, "ft", field="flow_length", positive=True)
     s = to_float(slope, "ft/ft", field="slope", positive=True)
@@ -172,7 +173,7 @@ def check_sheet_flow(
         formula="q = C i L; y = (q n / (1.49 S^0.5))^(3/5); V = q / y (US units)",
     )
     common = partial(
-        make_result, id="sheet-flow", title="Sheet flow from adjacent areas", citation=CITATION
+        make_result, id="sheet-flow", title="Sheet flow from adjacent areas", citation=cite
     )
     if not runoff_leaves_site:
         return common(
@@ -180,7 +181,7 @@ def check_sheet_flow(
             method=method,
             steps=[],
             result=Outcome.INFO,
-            says="Runoff does not leave the site, so § 413-7B(5) does not apply.",
+            says=f"Runoff does not leave the site, so {provisions.scope(CHECK)} does not apply.",
         )
     if area <= area_limit:
         return common(
@@ -190,7 +191,7 @@ def check_sheet_flow(
             result=Outcome.INFO,
             says=(
                 f"An adjacent area of {fmt(area, 'ft**2')} is not greater than "
-                f"{fmt(area_limit, 'ft**2')}, so its sheet flow need not be diverted ({CITATION})."
+                f"{fmt(area_limit, 'ft**2')}, so its sheet flow need not be diverted ({cite})."
             ),
         )
 
@@ -241,13 +242,17 @@ def check_sheet_flow(
         )
     )
     notes = [
-        f"Design storms: {DESIGN_STORMS_CITATION} unless values specific to the community are "
-        "given.",
         "Equilibrium flow is assumed: where a storm ends before the time to equilibrium, the real "
         "velocity is lower, so the check errs toward diversion.",
         "Channelized runoff from adjacent areas is a separate rule (divert if practical, else "
         "protect the channel) and is not checked here.",
     ]
+    if provisions.chapter and provisions.design_storms:
+        notes.insert(
+            0,
+            f"Design storms: {provisions.design_storms} unless values specific to the community "
+            "are given.",
+        )
     if manning_n_value is None and surface == DEFAULT_SURFACE:
         notes.append("Manning's n defaults to TR-55 'fallow (no residue)', bare graded soil.")
     slow = fastest.velocity_ft_s < limit
@@ -262,30 +267,30 @@ def check_sheet_flow(
         says = (
             f"The fastest sheet flow, in the {governing.name}, is "
             f"{fmt(fastest.velocity_ft_s, 'ft/s')}, less than {fmt(limit, 'ft/s')}, so it need "
-            f"not be diverted ({CITATION})."
+            f"not be diverted ({cite})."
         )
     elif slow:
         result = Outcome.NEEDS_ACTION
         says = (
             f"The computed sheet flow is {fmt(fastest.velocity_ft_s, 'ft/s')}, under "
             f"{fmt(limit, 'ft/s')}, but a {fmt(length, 'ft')} path is not sheet flow throughout, "
-            f"so the velocity is not shown to be under the limit ({CITATION})."
+            f"so the velocity is not shown to be under the limit ({cite})."
         )
         fix = (
             "Show the velocity by a shallow-concentrated-flow method, or divert the runoff around "
-            f"the disturbed area in a conveyance that will not erode ({CITATION})."
+            f"the disturbed area in a conveyance that will not erode ({cite})."
         )
     else:
         result = Outcome.FAIL
         says = (
             f"Sheet flow in the {governing.name} reaches {fmt(fastest.velocity_ft_s, 'ft/s')}, "
             f"not less than {fmt(limit, 'ft/s')}, so runoff from the {fmt(area, 'ft**2')} "
-            f"adjacent area must be diverted around the disturbed area ({CITATION})."
+            f"adjacent area must be diverted around the disturbed area ({cite})."
         )
         fix = (
             "Divert the adjacent area's sheet flow around the disturbed area in a conveyance that "
             "will not erode it or the receiving channel, or shorten the sheet-flow path below "
-            f"{fmt(length_at_limit, 'ft')} ({CITATION})."
+            f"{fmt(length_at_limit, 'ft')} ({cite})."
         )
     return common(
         inputs=inputs,

@@ -1,12 +1,15 @@
-"""Stabilizing inactive ground, and the September 15 seeding cutoff (§ 413-7B(5)(c)[1]).
+"""Stabilizing inactive ground, and the September 15 seeding cutoff.
+
+Spencer § 413-7B(5)(c)[1]:
 
     "All disturbed ground left inactive for seven or more days shall be stabilized by
     seeding or sodding (only available prior to September 15) or by mulching or covering,
     or other equivalent control measure."
 
-Days are counted as the state counts them (§ 990.001(4) Wis. Stats., standing in for
-Spencer's Ch. 1): the first day is excluded and the last included, so ground that goes
-inactive on May 1 has been inactive seven days on May 8. "Prior to September 15" excludes
+Days are counted with the first day excluded and the last included (for Spencer,
+§ 990.001(4) Wis. Stats., standing in for its Ch. 1; the village's data says which rule
+counts its days), so ground that goes inactive on May 1 has been inactive seven days on
+May 8. "Prior to September 15" excludes
 September 15 itself. Dates are inputs; nothing here reads the clock.
 """
 
@@ -18,10 +21,11 @@ from functools import partial
 
 from siltfence.core.dates import DateRefused, read_date
 from siltfence.core.engineering.errors import EngineeringInputError
+from siltfence.core.engineering.provisions import UNSTATED, Provisions
 from siltfence.core.engineering.result import CheckResult, Method, Outcome, Step, make_result
 from siltfence.core.engineering.units import fmt
 
-CITATION = "§ 413-7B(5)(c)[1]"
+CHECK = "stabilization"
 INACTIVE_DAYS = 7
 SEEDING_CUTOFF = (9, 15)  # (month, day): seeding and sodding only before this day
 
@@ -90,6 +94,7 @@ def check_stabilization(
     inactive_days: int = INACTIVE_DAYS,
     seeding_cutoff: object = SEEDING_CUTOFF,
     runoff_leaves_site: bool = True,
+    provisions: Provisions = UNSTATED,
 ) -> CheckResult:
     """Check that ground left inactive is stabilized, by a method available on the day.
 
@@ -98,6 +103,7 @@ def check_stabilization(
     be stabilized (None: not at all). ``stabilize_on``: the day of stabilization; when not
     given, the day the inactive period reaches ``inactive_days`` is used.
     """
+    cite = provisions.cite(CHECK)
     start = _date(inactive_from, "inactive_from")
     end = _date(inactive_until, "inactive_until")
     if end < start:
@@ -154,13 +160,13 @@ def check_stabilization(
         make_result,
         id="stabilization",
         title="Stabilization of inactive ground",
-        citation=CITATION,
+        citation=cite,
         inputs=inputs,
         method=method_text,
     )
     notes = [
-        "Days counted by § 990.001(4) Wis. Stats. (first day excluded, last included), standing in "
-        "for Spencer's Ch. 1, which is not in hand.",
+        provisions.day_counting
+        or "Days counted with the first day excluded and the last included.",
         "The chapter does not say by which day the ground must be stabilized; the day the inactive "
         "period reaches seven days is used when no day is given.",
     ]
@@ -168,7 +174,7 @@ def check_stabilization(
         return common(
             steps=steps,
             result=Outcome.INFO,
-            says="Runoff does not leave the site, so § 413-7B(5) does not apply.",
+            says=f"Runoff does not leave the site, so {provisions.scope(CHECK)} does not apply.",
         )
     if days < inactive_days:
         return common(
@@ -176,7 +182,7 @@ def check_stabilization(
             result=Outcome.INFO,
             says=(
                 f"Ground inactive {fmt(days, 'day')} is under {fmt(inactive_days, 'day')}, so it "
-                f"need not yet be stabilized ({CITATION})."
+                f"need not yet be stabilized ({cite})."
             ),
             notes=notes,
         )
@@ -186,9 +192,9 @@ def check_stabilization(
             result=Outcome.FAIL,
             says=(
                 f"Ground left inactive {fmt(days, 'day')} must be stabilized, and no "
-                f"stabilization is given ({CITATION})."
+                f"stabilization is given ({cite})."
             ),
-            fix=_fix(on, cutoff),
+            fix=_fix(on, cutoff, cite),
             notes=notes,
         )
     if chosen in SEASONAL:
@@ -206,9 +212,9 @@ def check_stabilization(
                 result=Outcome.FAIL,
                 says=(
                     f"{chosen.value.capitalize()} on {on.isoformat()} is not available: it is only "
-                    f"available prior to {cutoff_text} ({CITATION})."
+                    f"available prior to {cutoff_text} ({cite})."
                 ),
-                fix=f"Stabilize by mulching, covering or another equivalent measure ({CITATION}).",
+                fix=f"Stabilize by mulching, covering or another equivalent measure ({cite}).",
                 notes=notes,
             )
     return common(
@@ -216,19 +222,19 @@ def check_stabilization(
         result=Outcome.PASS,
         says=(
             f"Ground inactive {fmt(days, 'day')} is stabilized by "
-            f"{chosen.value.replace('_', ' ')} on {on.isoformat()} ({CITATION})."
+            f"{chosen.value.replace('_', ' ')} on {on.isoformat()} ({cite})."
         ),
         notes=notes,
     )
 
 
-def _fix(on: datetime.date, cutoff: tuple[int, int]) -> str:
+def _fix(on: datetime.date, cutoff: tuple[int, int], cite: str) -> str:
     if seeding_available(on, cutoff):
         return (
             "Stabilize it by seeding, sodding, mulching, covering or an equivalent measure "
-            f"({CITATION})."
+            f"({cite})."
         )
     return (
         "Stabilize it by mulching, covering or an equivalent measure; seeding and sodding are "
-        f"no longer available ({CITATION})."
+        f"no longer available ({cite})."
     )

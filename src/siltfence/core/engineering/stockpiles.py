@@ -1,4 +1,6 @@
-"""Soil and dirt storage piles (§ 413-7B(5)(d)).
+"""Soil and dirt storage piles.
+
+Spencer § 413-7B(5)(d):
 
     "Any soil or dirt storage piles containing more than 10 cubic yards of material should
     not be located with a downslope drainage length of less than 25 feet to a roadway or
@@ -29,10 +31,11 @@ from functools import partial
 from shapely.geometry.base import BaseGeometry  # type: ignore[import-untyped]
 
 from siltfence.core.engineering.errors import EngineeringInputError
+from siltfence.core.engineering.provisions import UNSTATED, Provisions
 from siltfence.core.engineering.result import CheckResult, Method, Outcome, Step, make_result
 from siltfence.core.engineering.units import FT, fmt, to_float
 
-CITATION = "§ 413-7B(5)(d)"
+CHECK = "stockpile"
 STOCKPILE_VOLUME_YD3 = 10.0
 STOCKPILE_SETBACK_FT = 25.0
 STOCKPILE_DAYS = 7.0
@@ -67,8 +70,9 @@ def check_stockpile(
     stockpile_setback: object = STOCKPILE_SETBACK_FT,
     stockpile_days: object = STOCKPILE_DAYS,
     runoff_leaves_site: bool = True,
+    provisions: Provisions = UNSTATED,
 ) -> CheckResult:
-    """Check one storage pile against § 413-7B(5)(d).
+    """Check one storage pile against the village's rules on storage piles.
 
     ``volume`` in cu yd; ``days_in_place`` in days (how long the pile will remain or has been
     exposed); ``downslope_drainage_length`` in ft along the path runoff takes from the pile to
@@ -78,6 +82,7 @@ def check_stockpile(
     ``barrier_around``: straw bales or filter fence around the pile; ``in_street``: an
     in-street utility repair or construction pile.
     """
+    cite = provisions.cite(CHECK)
     cubic_yards = to_float(volume, "yd**3", field="volume")
     days = to_float(days_in_place, "day", field="days_in_place")
     volume_limit = to_float(stockpile_volume, "yd**3", field="stockpile_volume")
@@ -115,7 +120,7 @@ def check_stockpile(
         "stockpile_days": fmt(day_limit, "day"),
     }
     method = Method(
-        name="Thresholds of § 413-7B(5)(d)",
+        name=f"Thresholds of {cite}",
         formula=f"setback >= {setback:g} ft if volume > {volume_limit:g} cu yd; stabilize if "
         f"days > {day_limit:g}; barrier if days < {day_limit:g}; in street: tarps if days > "
         f"{day_limit:g}, inlets protected",
@@ -124,7 +129,7 @@ def check_stockpile(
         make_result,
         id="stockpile",
         title="Soil storage pile",
-        citation=CITATION,
+        citation=cite,
         inputs=inputs,
         method=method,
     )
@@ -141,7 +146,7 @@ def check_stockpile(
         return common(
             steps=steps,
             result=Outcome.INFO,
-            says="Runoff does not leave the site, so § 413-7B(5) does not apply.",
+            says=f"Runoff does not leave the site, so {provisions.scope(CHECK)} does not apply.",
         )
 
     problems: list[str] = []
@@ -229,14 +234,14 @@ def check_stockpile(
             else:
                 held.append("it is stabilized or has a barrier around it")
 
-    steps.append(Step.words("findings", "rules of § 413-7B(5)(d)", "; ".join(problems) or "none"))
+    steps.append(Step.words("findings", f"rules of {cite}", "; ".join(problems) or "none"))
     if problems:
         joined = "; ".join(fixes)
         return common(
             steps=steps,
             result=Outcome.FAIL,
-            says=f"The pile does not meet {CITATION}: " + "; ".join(problems) + ".",
-            fix=joined[0].upper() + joined[1:] + f" ({CITATION}).",
+            says=f"The pile does not meet {cite}: " + "; ".join(problems) + ".",
+            fix=joined[0].upper() + joined[1:] + f" ({cite}).",
             notes=notes,
         )
     if open_items:
@@ -245,16 +250,16 @@ def check_stockpile(
             result=Outcome.NEEDS_ACTION,
             says=f"A pile over {fmt(volume_limit, 'yd**3')} needs "
             + "; ".join(open_items)
-            + f" ({CITATION}).",
+            + f" ({cite}).",
             fix=(
                 f"Show that the pile has at least {fmt(setback, 'ft')} of downslope drainage "
-                f"length ({CITATION})."
+                f"length ({cite})."
             ),
             notes=notes,
         )
     return common(
         steps=steps,
         result=Outcome.PASS,
-        says=f"The pile meets {CITATION}: " + "; ".join(held) + ".",
+        says=f"The pile meets {cite}: " + "; ".join(held) + ".",
         notes=notes,
     )

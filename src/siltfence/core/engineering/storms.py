@@ -1,4 +1,6 @@
-"""The set of one-year design storms (§ 413-4, "SET OF ONE-YEAR DESIGN STORMS").
+"""The set of one-year design storms.
+
+Spencer § 413-4, "SET OF ONE-YEAR DESIGN STORMS":
 
     "The following rain intensities and rain volumes or corresponding values specific to
     the community for the storm durations of 0.5, 1, 2, 3, 6, 12 and 24 hours that occur
@@ -6,18 +8,19 @@
     one-year storms for most of Wisconsin."
 
 The text allows "corresponding values specific to the community", so every check takes the
-storms as an argument; ``SPENCER_DESIGN_STORMS`` is the chapter's own table.
+storms as an argument. A chapter's own table is data (``design_storms`` in its
+``rules.yaml``, read by ``storms_of``); a village whose chapter states none enters them
+from the standards it incorporates.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from siltfence.core.engineering.errors import EngineeringInputError
 from siltfence.core.engineering.units import to_float
-
-DESIGN_STORMS_CITATION = "§ 413-4"
 
 
 @dataclass(frozen=True)
@@ -32,15 +35,16 @@ class DesignStorm:
         return f"{hours}-hour storm"
 
 
-SPENCER_DESIGN_STORMS: tuple[DesignStorm, ...] = (
-    DesignStorm(0.5, 1.8, 0.9),
-    DesignStorm(1, 1.1, 1.1),
-    DesignStorm(2, 0.7, 1.3),
-    DesignStorm(3, 0.5, 1.5),
-    DesignStorm(6, 0.3, 1.7),
-    DesignStorm(12, 0.2, 2.0),
-    DesignStorm(24, 0.1, 2.3),
-)
+def storms_of(table: Mapping[str, Any]) -> tuple[DesignStorm, ...]:
+    """The storms of a chapter's ``design_storms`` table (``rules.yaml``), in its order."""
+    return tuple(
+        DesignStorm(
+            float(row["duration_hours"]),
+            float(row["intensity_in_per_hour"]),
+            float(row["total_inches"]),
+        )
+        for row in table["storms"]
+    )
 
 
 def design_storm(duration: object, intensity: object, total: object) -> DesignStorm:

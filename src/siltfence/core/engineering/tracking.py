@@ -1,4 +1,4 @@
-"""Tracking: graveled access on nonresidential sites (§ 413-7B(3)).
+"""Tracking: graveled access on nonresidential sites (Spencer § 413-7B(3)).
 
     "Each nonresidential site shall have graveled roads, access drives and parking areas of
     sufficient width and length to prevent sediment from being tracked onto public or
@@ -14,10 +14,11 @@ from __future__ import annotations
 from functools import partial
 
 from siltfence.core.engineering.errors import EngineeringInputError
+from siltfence.core.engineering.provisions import UNSTATED, Provisions
 from siltfence.core.engineering.result import CheckResult, Method, Outcome, Step, make_result
 from siltfence.core.engineering.units import fmt, fmt_apart, to_float
 
-CITATION = "§ 413-7B(3)"
+CHECK = "tracking"
 LAND_USES = ("residential", "commercial", "industrial", "institutional", "agricultural", "other")
 
 
@@ -29,8 +30,10 @@ def check_tracking(
     access_width: object | None = None,
     min_length: object | None = None,
     min_width: object | None = None,
+    provisions: Provisions = UNSTATED,
 ) -> CheckResult:
     """Nonresidential sites need graveled roads, access drives and parking (lengths in ft)."""
+    cite = provisions.cite(CHECK)
     if land_use not in LAND_USES:
         raise EngineeringInputError(
             "land_use", f"expected one of {', '.join(LAND_USES)}, got {land_use!r}"
@@ -48,31 +51,30 @@ def check_tracking(
         make_result,
         id="tracking",
         title="Tracking",
-        citation=CITATION,
+        citation=cite,
         inputs=inputs,
         method=method,
     )
     notes = [
-        "'Sufficient width and length' has no number in the chapter; the Building Inspector "
-        "sets it (§ 413-5)."
+        "'Sufficient width and length' has no number in the chapter; the "
+        f"{provisions.authority} sets it{provisions.criteria}."
     ]
     if land_use == "residential":
         return common(
             steps=steps,
             result=Outcome.INFO,
-            says=f"A residential site is not held to the graveled-access rule ({CITATION}).",
+            says=f"A residential site is not held to the graveled-access rule ({cite}).",
         )
     if not graveled_access:
         return common(
             steps=steps,
             result=Outcome.FAIL,
             says=(
-                f"A {land_use} site needs graveled roads, access drives and parking areas "
-                f"({CITATION})."
+                f"A {land_use} site needs graveled roads, access drives and parking areas ({cite})."
             ),
             fix=(
                 "Gravel the roads, access drives and parking areas, wide and long enough to keep "
-                f"sediment off public and private roadways ({CITATION})."
+                f"sediment off public and private roadways ({cite})."
             ),
             notes=notes,
         )
@@ -97,13 +99,13 @@ def check_tracking(
         return common(
             steps=steps,
             result=Outcome.FAIL,
-            says="The graveled access is too small: " + "; ".join(short) + f" ({CITATION}).",
-            fix=f"Enlarge the graveled access to the village's sizes ({CITATION}).",
+            says="The graveled access is too small: " + "; ".join(short) + f" ({cite}).",
+            fix=f"Enlarge the graveled access to the village's sizes ({cite}).",
             notes=notes,
         )
     return common(
         steps=steps,
         result=Outcome.PASS,
-        says=f"The {land_use} site has graveled access ({CITATION}).",
+        says=f"The {land_use} site has graveled access ({cite}).",
         notes=notes,
     )

@@ -64,6 +64,23 @@ ACTIONS = (
     "certify_special_assessment",
 )
 PLAN_KINDS = ("control_plan", "control_plan_statement", "erosion_and_sediment_control_plan")
+# The design checks of a control plan (docs/plan-format.md), by the id each result carries.
+DESIGN_CHECKS = (
+    "dewatering",
+    "sediment-measure",
+    "sediment-basin",
+    "fence-coverage",
+    "sheet-flow",
+    "stockpile",
+    "stabilization",
+    "tracking",
+    "inlet-protection",
+)
+# Design rules a chapter may state in words (a yes or no) rather than as a number.
+STATED_RULES = ("perimeter_fences", "inlet_protection_required", "tracking_pad_required")
+# The parts of a control plan, besides its map, that can show a plan-content item.
+PLAN_FIELDS = ("schedule", "maintenance", "description")
+COUNTING_RULES = ("wis-stats-990-001-4", "new-glarus-code-ch1-c")
 _ID = r"[a-z][a-z0-9-]*"
 
 JURISDICTION_SPEC = {
@@ -88,9 +105,11 @@ JURISDICTION_SPEC = {
     "map_centre": {"latitude": float, "longitude": float},
     "words": MapOf(str),
     "time_counting": {
-        "rule": OneOf("wis-stats-990-001-4", "new-glarus-code-ch1-c"),
+        "rule": OneOf(*COUNTING_RULES),
         "citation": Citation,
         "stands_in": bool,
+        # The village's own provision the rule stands in for, when it is not in hand.
+        "stands_in_for?": str,
         "says": str,
         "holidays": OneOf("wisconsin-legal-holidays"),
     },
@@ -168,7 +187,18 @@ RULES_SPEC = {
             "citation": Citation,
             "when?": Condition,
             "says": str,
-            "contents": [{"item": str, "citation": Citation}],
+            # Each item may say how a control plan shows it, for the plan-content checklist:
+            # an id the plan preparer can declare, the kinds of site feature that show it
+            # ("control_measure": any kind of control measure), and a part of the plan.
+            "contents": [
+                {
+                    "item": str,
+                    "citation": Citation,
+                    "id?": str,
+                    "features?": [str],
+                    "plan_field?": OneOf(*PLAN_FIELDS),
+                }
+            ],
         }
     ],
     "requirements": [{"id": str, "citation": Citation, "when?": Condition, "says": str}],
@@ -188,6 +218,22 @@ RULES_SPEC = {
         "storms": [
             {"duration_hours": float, "intensity_in_per_hour": float, "total_inches": float}
         ],
+    },
+    # The design checks of a control plan: where the chapter states the rule each check
+    # applies, and what else the checks cite. A chapter that states no design rule of its
+    # own (its numbers come from standards it incorporates) leaves out ``checks``.
+    "design?": {
+        "checks?": {f"{name}?": Citation for name in DESIGN_CHECKS},
+        # The provision whose rules hold only where runoff leaves the site.
+        "runoff_leaving_site?": Citation,
+        # Where the authority identifies or approves the design criteria the text leaves open.
+        "design_criteria?": Citation,
+        # The provision that incorporates the technical standards of standards.yaml.
+        "standards?": Citation,
+        # Rules the chapter states in words rather than as a number in parameters.yaml.
+        "stated?": {
+            f"{name}?": {"value": bool, "citation": Citation, "text": str} for name in STATED_RULES
+        },
     },
     "clocks": [
         {
@@ -411,6 +457,13 @@ def _read_and_check(folder: Path) -> dict[str, Any]:
             ctx.file, "id", f"is {jurisdiction['id']!r} but the folder is {folder.name!r}"
         )
     _check_time_zone(jurisdiction["time_zone"], ctx)
+    counting = jurisdiction["time_counting"]
+    if "stands_in_for" in counting and not counting["stands_in"]:
+        raise OrdinanceFileError(
+            ctx.file,
+            "time_counting.stands_in_for",
+            "names what the rule stands in for, but stands_in is false",
+        )
     _check_map_centre(jurisdiction["map_centre"], ctx)
     sections = _sections(raw["sections.yaml"], jurisdiction["chapter"], contexts["sections.yaml"])
     parameters = _parameters(raw["parameters.yaml"], jurisdiction, contexts["parameters.yaml"])
@@ -734,6 +787,19 @@ def _check_rule_references(
                     raise OrdinanceFileError(
                         ctx.file, f"{group}[{index}].{field}", f"names no trigger: {name!r}"
                     )
+    for index, plan in enumerate(rules["plans"]):
+        named: set[str] = set()
+        for number, item in enumerate(plan["contents"]):
+            if "id" not in item:
+                continue
+            key = f"plans[{index}].contents[{number}].id"
+            if not re.fullmatch(r"[a-z][a-z0-9_]*", item["id"]):
+                raise OrdinanceFileError(ctx.file, key, "plan-content ids are lower_snake_case")
+            if item["id"] in named:
+                raise OrdinanceFileError(
+                    ctx.file, key, f"{item['id']!r} is used twice in this plan"
+                )
+            named.add(item["id"])
     for index, place in enumerate(rules["territory"]):
         if "gap" in place and place["gap"] not in gaps:
             raise OrdinanceFileError(

@@ -49,7 +49,8 @@ class Plan:
     kind: str
     citation: str
     says: str
-    contents: tuple[dict[str, str], ...]
+    # Each item as the data gives it: item and citation, and how a control plan shows it.
+    contents: tuple[dict[str, Any], ...]
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,11 @@ class Determination:
                 "kind": self.plan.kind,
                 "citation": self.plan.citation,
                 "says": self.plan.says,
-                "contents": [dict(c) for c in self.plan.contents],
+                # The public contract: each item and its citation. How a control plan shows
+                # an item (its checklist id, features, plan field) stays with the data.
+                "contents": [
+                    {"item": c["item"], "citation": c["citation"]} for c in self.plan.contents
+                ],
             },
             "requirements": [
                 {"id": r.id, "citation": r.citation, "says": r.says, "scope": r.scope}
