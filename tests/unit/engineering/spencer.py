@@ -4,8 +4,8 @@ The checks hold no village's citations or storms: the design review passes them 
 village's data. A test that calls a check as the review does for Spencer takes them here.
 """
 
-from siltfence.core.engineering.report import chapter_provisions
 from siltfence.core.engineering.storms import storms_of
+from siltfence.core.engineering.values import chapter_provisions
 from siltfence.core.ordinance.loader import load
 
 SPENCER = load("spencer-wi")
