@@ -217,3 +217,28 @@ def test_without_javascript_the_permit_check_and_the_design_checks_still_answer(
     page.goto(live_server.url + "/design-checks/?example=spencer-wi/sheet-flow")
     page.get_by_role("button", name="Check the plan").click()
     expect(page.get_by_test_id("summary")).to_be_visible()
+
+
+@WIDTHS
+def test_a_defined_term_in_the_answer_opens_to_its_meaning_on_a_tap(live_server, at, size):
+    # Spencer § 413-4: "SITE: The entire area included in the legal description of the
+    # land on which the land disturbing or land development activity is proposed in the
+    # permit application."
+    page = at(size)
+    page.goto(live_server.url + "/")
+    page.select_option("#id_jurisdiction", "spencer-wi")
+    expect(page.locator("#answer")).to_contain_text("413-")
+    term = page.locator("#answer details.term").first
+    meaning = term.locator(".term-meaning")
+    expect(meaning).to_be_hidden()
+    term.locator("summary").click()
+    expect(meaning).to_be_visible()
+    expect(meaning).to_contain_text("§ 413-4")
+    assert no_sideways_scroll(page)
+    page.goto(live_server.url + "/ordinances/spencer-wi/sections/413-7/")
+    control = page.locator("details.term", has_text="control measure").first
+    control.locator("summary").click()
+    expect(control.locator(".term-meaning")).to_contain_text(
+        "A practice or combination of practices to control erosion"
+    )
+    assert no_sideways_scroll(page)

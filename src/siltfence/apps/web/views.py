@@ -28,6 +28,7 @@ from siltfence.core.facts import FACTS
 from siltfence.core.ordinance.compare import compare
 from siltfence.core.ordinance.loader import load, load_all
 from siltfence.core.ordinance.model import Ordinance
+from siltfence.core.ordinance.terms import definitions_citation
 from siltfence.core.quantities import format_quantity
 from siltfence.core.rules import determine
 
@@ -213,6 +214,8 @@ def section_detail(request: HttpRequest, jurisdiction: str, number: str) -> Http
             "cited": cited,
             "cited_anchor": cited_anchor(section.number, section.text or "", cited),
             "parts": subsections(section.number, section.text or ""),
+            # Defined terms are explained on hover or tap, except where they are defined.
+            "explain_terms": definitions_citation(ordinance) != section.citation,
         },
     )
 

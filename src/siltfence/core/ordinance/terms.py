@@ -57,6 +57,12 @@ def _terms(ordinance_id: str, citation: str, text: str) -> tuple[Term, ...]:
     return tuple(t for t in terms if t.meaning)
 
 
+def definitions_citation(ordinance: Ordinance) -> str | None:
+    """The citation of the section that defines the chapter's terms, if it has one."""
+    found = _definitions_section(ordinance)
+    return found[0] if found is not None else None
+
+
 def defined_terms(ordinance: Ordinance) -> tuple[Term, ...]:
     """Every term the chapter defines, with its meaning and the definitions' citation."""
     found = _definitions_section(ordinance)

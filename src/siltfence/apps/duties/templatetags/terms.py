@@ -10,7 +10,7 @@ from typing import Any
 from django import template
 from django.utils.safestring import SafeString, mark_safe
 
-from siltfence.core.ordinance.terms import defined_terms, mentions
+from siltfence.core.ordinance.terms import Mention, defined_terms, mentions
 
 register = template.Library()
 
@@ -19,6 +19,24 @@ register = template.Library()
 def terms(text: Any, ordinance: Any) -> SafeString:
     raw = str(text or "")
     found = mentions(raw, defined_terms(ordinance)) if ordinance is not None else []
+    return _marked(raw, found)
+
+
+@register.simple_tag(takes_context=True)
+def terms_once(context: template.Context, text: Any, ordinance: Any) -> SafeString:
+    """``{% terms_once text ordinance %}``: like the filter, but each term is explained
+    only where it first appears on the page, so a page that says "site" in every line
+    explains it once."""
+    raw = str(text or "")
+    if ordinance is None:
+        return _marked(raw, [])
+    seen: set[str] = context.render_context.setdefault("defined_terms_seen", set())
+    found = [m for m in mentions(raw, defined_terms(ordinance)) if m.term.names[0] not in seen]
+    seen.update(m.term.names[0] for m in found)
+    return _marked(raw, found)
+
+
+def _marked(raw: str, found: list[Mention]) -> SafeString:
     parts: list[str] = []
     at = 0
     for mention in found:
