@@ -23,7 +23,7 @@ RUN_ENV = SILTFENCE_ENV=production SILTFENCE_LOCAL_HTTP=true \
   SILTFENCE_AUDIT_KEY="$$(cat $(DATA)/audit-key)" \
   SILTFENCE_DEFAULT_JURISDICTION=$${SILTFENCE_DEFAULT_JURISDICTION:-spencer-wi}
 
-.PHONY: run dev test lint typecheck test-unit test-postgres test-browser bench install clean
+.PHONY: run demo-code dev test lint typecheck test-unit test-postgres test-browser bench install clean
 
 $(BIN)/.installed: pyproject.toml
 	@if [ -z "$(PYTHON_FOUND)" ]; then echo "siltfence needs Python 3.12 or newer; none was found (set PYTHON=/path/to/python3.12)." >&2; exit 1; fi
@@ -56,6 +56,11 @@ run: install $(DATA)/secret-key $(DATA)/audit-key
 	  trap "kill $$worker 2>/dev/null; wait $$worker 2>/dev/null" EXIT; \
 	  $(BIN)/gunicorn -c python:siltfence.config.gunicorn --bind $(HOST):$(PORT)'
 
+# The current sign-in code of a demo official (the demo's keys are published; any other
+# account is refused): make demo-code WHO=spencer-building-inspector [KEY=1 for the key].
+demo-code: install $(DATA)/secret-key $(DATA)/audit-key
+	@$(RUN_ENV) $(BIN)/python -m siltfence.manage demo_code $(if $(KEY),--key) -- "$(WHO)"
+
 # The same demo on Django's development server, with debug pages and code reloading.
 dev: install
 	SILTFENCE_DATA_DIR=$(abspath $(DATA)) $(BIN)/python -m siltfence.manage migrate --noinput
@@ -75,12 +80,13 @@ typecheck: install
 test: lint typecheck
 	$(BIN)/python -m pytest -m "not browser"
 
-# The database-backed suites again, on PostgreSQL (started here if it is down).
+# The database-backed suites again, on PostgreSQL (started here if it is down). Tests that
+# run on their own SQLite file or on no database (marked no_suite_database) ran in make test.
 test-postgres: install
 	@bash .ci/postgres-up
 	@command -v pg_dump >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-client >/dev/null; }
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} \
-	  $(BIN)/python -m pytest tests/integration tests/e2e -m "not browser"
+	  $(BIN)/python -m pytest tests/integration tests/e2e -m "not browser and not no_suite_database"
 
 test-browser: install
 	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }

@@ -8,6 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+# Runs on its own SQLite file or on no database: the PostgreSQL pass leaves it out.
+pytestmark = pytest.mark.no_suite_database
+
 SILTFENCE = [sys.executable, "-c", "from siltfence.cli.main import run; run()"]
 
 

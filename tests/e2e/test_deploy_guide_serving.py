@@ -22,6 +22,9 @@ from pathlib import Path
 
 import pytest
 
+# Runs on its own SQLite file or on no database: the PostgreSQL pass leaves it out.
+pytestmark = pytest.mark.no_suite_database
+
 HOST = "permits.example.org"
 PROCESSES = 3
 

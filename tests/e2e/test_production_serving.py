@@ -41,6 +41,9 @@ PROBE = """
 import io, json, sys
 from siltfence.config.wsgi import application
 from django.conf import settings
+
+# Runs on its own SQLite file or on no database: the PostgreSQL pass leaves it out.
+pytestmark = pytest.mark.no_suite_database
 if len(sys.argv) > 1:
     settings.ROOT_URLCONF = sys.argv[1]
 answers = []

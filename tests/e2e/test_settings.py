@@ -7,6 +7,11 @@ import secrets
 import subprocess
 import sys
 
+import pytest
+
+# Runs on its own SQLite file or on no database: the PostgreSQL pass leaves it out.
+pytestmark = pytest.mark.no_suite_database
+
 
 def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     # The browser tests set DJANGO_ALLOW_ASYNC_UNSAFE in this process; a deployment would not.
