@@ -38,7 +38,7 @@ def test_new_glarus_duties_come_back_in_the_contract_shape(client):
     assert rain["due"] == "2026-06-13T00:00:00-05:00"
     assert rain["status"] == "overdue"
     assert rain["citation"] == "§ 135-7E(7)"
-    assert rain["counting"]["rule"] == "new-glarus-code-ch1-c"
+    assert rain["counting"]["rule"] == "weekends-and-holidays-excluded"
     revoke = next(a for a in answer["allowed_actions"] if a["action"] == "revoke_permit")
     assert revoke == {**revoke, "from": "2026-07-01", "citation": "§ 135-11B"}
     # Ten days, $100 to $500 each, plus costs.

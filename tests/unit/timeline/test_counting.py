@@ -11,12 +11,12 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from siltfence.core.timeline import NewGlarusCh1Rule, OfficeCalendar, WisStats990Rule
+from siltfence.core.timeline import OfficeCalendar, WeekendsAndHolidaysRule, WisStats990Rule
 
 D = datetime.date
 CHICAGO = ZoneInfo("America/Chicago")
 SPENCER = WisStats990Rule("§ 990.001(4) Wis. Stats.")
-NEW_GLARUS = NewGlarusCh1Rule("Village of New Glarus Code Ch. 1, rules of construction, C")
+NEW_GLARUS = WeekendsAndHolidaysRule("Village of New Glarus Code Ch. 1, rules of construction, C")
 
 
 def at(text: str) -> datetime.datetime:

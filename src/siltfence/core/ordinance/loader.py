@@ -80,7 +80,10 @@ DESIGN_CHECKS = (
 STATED_RULES = ("perimeter_fences", "inlet_protection_required", "tracking_pad_required")
 # The parts of a control plan, besides its map, that can show a plan-content item.
 PLAN_FIELDS = ("schedule", "maintenance", "description")
-COUNTING_RULES = ("wis-stats-990-001-4", "new-glarus-code-ch1-c")
+# How days are counted: by the state's rule for statutes, or by a rule that moves a last
+# day off a Saturday, Sunday or legal holiday and skips them in periods under a week. The
+# village's own provision is the citation beside the rule, in its data.
+COUNTING_RULES = ("wis-stats-990-001-4", "weekends-and-holidays-excluded")
 _ID = r"[a-z][a-z0-9-]*"
 
 JURISDICTION_SPEC = {

@@ -5,24 +5,27 @@ a jurisdiction setting (``time_counting.rule`` in ``jurisdiction.yaml``), and ev
 deadline carries the rule that computed it (``counting``) and, when the rule moved it,
 a sentence saying so (``moved``).
 
-- ``wis-stats-990-001-4``: § 990.001(4) Wis. Stats., standing in for Spencer's Ch. 1
-  (not in hand). "(a) The time within which an act is to be done or proceeding had or
-  taken shall be computed by excluding the first day and including the last; and when any
-  such time is expressed in hours the whole of Sunday and of any legal holiday, from
-  midnight to midnight, shall be excluded. (b) If the last day within which an act is to
-  be done or proceeding had or taken falls on a Sunday or legal holiday the act may be
-  done or the proceeding had or taken on the next secular day." (c): when that last day
-  is a Saturday and the act is a payment to, service on or filing with a village office
-  (a notice, for example) whose established hours close it on that Saturday, the act may
-  be done on the next day that is not a Sunday or legal holiday. Whether the office is
-  closed on Saturdays is a village setting (``office_calendar.closed_on_saturdays``).
-- ``new-glarus-code-ch1-c``: New Glarus Code Ch. 1, rules of construction, C: "the day
-  of the act or event from which the period of time begins to run shall not be included,
-  but the last day of the period shall be included, unless it is a Saturday, a Sunday or
-  a legal holiday. If the period of time prescribed or allowed is less than seven days,
-  Saturdays, Sundays and legal holidays shall be excluded in the computation." Ch. 1
-  speaks of days only; the reading taken counts the chapter's hours (48 h, 24 h) as
-  clock hours, with nothing skipped.
+- ``wis-stats-990-001-4``: § 990.001(4) Wis. Stats. (for Spencer, standing in for its Ch.
+  1, which is not in hand: ``time_counting.stands_in_for``). "(a) The time within which an
+  act is to be done or proceeding had or taken shall be computed by excluding the first day
+  and including the last; and when any such time is expressed in hours the whole of Sunday
+  and of any legal holiday, from midnight to midnight, shall be excluded. (b) If the last
+  day within which an act is to be done or proceeding had or taken falls on a Sunday or
+  legal holiday the act may be done or the proceeding had or taken on the next secular
+  day." (c): when that last day is a Saturday and the act is a payment to, service on or
+  filing with a village office (a notice, for example) whose established hours close it on
+  that Saturday, the act may be done on the next day that is not a Sunday or legal holiday.
+  Whether the office is closed on Saturdays is a village setting
+  (``office_calendar.closed_on_saturdays``).
+- ``weekends-and-holidays-excluded``: the last day moves off a Saturday, Sunday or legal
+  holiday, and a period under seven days skips them. New Glarus Code Ch. 1, rules of
+  construction, C (the citation comes from the village's data): "the day of the act or
+  event from which the period of time begins to run shall not be included, but the last day
+  of the period shall be included, unless it is a Saturday, a Sunday or a legal holiday. If
+  the period of time prescribed or allowed is less than seven days, Saturdays, Sundays and
+  legal holidays shall be excluded in the computation." Ch. 1 speaks of days only; the
+  reading taken counts the chapter's hours (48 h, 24 h) as clock hours, with nothing
+  skipped.
 
 Business days (New Glarus § 135-7C) are the days the Village Administrator's office is
 routinely open (§ 135-13, gap 5): every day but Saturdays, Sundays and the office's
@@ -146,10 +149,22 @@ class CountingRule(ABC):
     id: str
     citation: str
 
-    def __init__(self, citation: str, closed_on_saturdays: bool | None = None) -> None:
+    def __init__(
+        self,
+        citation: str,
+        closed_on_saturdays: bool | None = None,
+        stands_in_for: str | None = None,
+    ) -> None:
         self.citation = citation
         # Whether the village office is closed to the public on Saturdays; None: not said.
         self.closed_on_saturdays = closed_on_saturdays
+        # The village's own provision this rule stands in for, when that is not in hand.
+        self.stands_in_for = stands_in_for
+
+    @property
+    def standing_in(self) -> str:
+        """``, standing in for <the village's provision>, not in hand``, or nothing."""
+        return f", standing in for {self.stands_in_for}, not in hand" if self.stands_in_for else ""
 
     @abstractmethod
     def days_after(self, start: datetime.date, n: int, *, filing: bool = False) -> DayDeadline:
@@ -213,7 +228,7 @@ class CountingRule(ABC):
 
 
 class WisStats990Rule(CountingRule):
-    """§ 990.001(4) Wis. Stats., standing in for Spencer's own Ch. 1."""
+    """§ 990.001(4) Wis. Stats. (for Spencer, standing in for its own Ch. 1)."""
 
     id = "wis-stats-990-001-4"
 
@@ -255,8 +270,8 @@ class WisStats990Rule(CountingRule):
         counting = Counting(
             self.id,
             self.citation,
-            f"{days_text(n)}, the day of the event excluded and the last day included; {rule}, "
-            "standing in for Spencer's Ch. 1, not in hand)",
+            f"{days_text(n)}, the day of the event excluded and the last day included; {rule}"
+            f"{self.standing_in})",
         )
         moved = None
         if reasons:
@@ -271,8 +286,7 @@ class WisStats990Rule(CountingRule):
             self.id,
             self.citation,
             f"{n} hours {direction}, excluding the whole of every Sunday and legal holiday, "
-            "midnight to midnight (§ 990.001(4)(a) Wis. Stats., standing in for Spencer's "
-            "Ch. 1, not in hand)",
+            f"midnight to midnight (§ 990.001(4)(a) Wis. Stats.{self.standing_in})",
         )
 
     def hours_after(self, start: datetime.datetime, n: int) -> HourDeadline:
@@ -284,10 +298,11 @@ class WisStats990Rule(CountingRule):
         return HourDeadline(due, self._hours(n, "before the event"), _skipped_text(n, skipped))
 
 
-class NewGlarusCh1Rule(CountingRule):
-    """New Glarus Code Ch. 1, rules of construction, C."""
+class WeekendsAndHolidaysRule(CountingRule):
+    """The last day moves off a Saturday, Sunday or legal holiday; a period of less than seven
+    days leaves them out. New Glarus Code Ch. 1, rules of construction, C."""
 
-    id = "new-glarus-code-ch1-c"
+    id = "weekends-and-holidays-excluded"
 
     @staticmethod
     def excluded(day: datetime.date) -> str | None:
@@ -318,8 +333,7 @@ class NewGlarusCh1Rule(CountingRule):
                 self.id,
                 self.citation,
                 f"{days_text(n)}, the day of the event excluded; a period of less than seven days "
-                "excludes Saturdays, Sundays and legal holidays altogether (New Glarus Code "
-                "Ch. 1, C)",
+                f"excludes Saturdays, Sundays and legal holidays altogether ({self.citation})",
             )
             moved = None
             if day != plain:
@@ -334,7 +348,7 @@ class NewGlarusCh1Rule(CountingRule):
             self.citation,
             f"{days_text(n)}, the day of the event excluded and the last day included, unless it "
             "is a Saturday, Sunday or legal holiday, when it moves to the next day that is "
-            "none of these (New Glarus Code Ch. 1, C)",
+            f"none of these ({self.citation})",
         )
         moved = None
         if reasons:
@@ -348,8 +362,8 @@ class NewGlarusCh1Rule(CountingRule):
         return Counting(
             self.id,
             self.citation,
-            f"{n} clock hours {direction}, nothing skipped: Code Ch. 1, C speaks of days, and "
-            "the reading taken (gap 11) does not extend it to periods stated in hours",
+            f"{n} clock hours {direction}, nothing skipped: {self.citation} speaks of days, "
+            "and the reading taken (gap 11) does not extend it to periods stated in hours",
         )
 
     def hours_after(self, start: datetime.datetime, n: int) -> HourDeadline:
@@ -363,7 +377,7 @@ class NewGlarusCh1Rule(CountingRule):
 
 RULES: Mapping[str, type[CountingRule]] = {
     WisStats990Rule.id: WisStats990Rule,
-    NewGlarusCh1Rule.id: NewGlarusCh1Rule,
+    WeekendsAndHolidaysRule.id: WeekendsAndHolidaysRule,
 }
 
 
@@ -372,7 +386,8 @@ def rule_for(
 ) -> CountingRule:
     """The counting rule a jurisdiction's ``time_counting`` setting names."""
     closed = (office_calendar or {}).get("closed_on_saturdays")
-    return RULES[time_counting["rule"]](time_counting["citation"], closed)
+    instead = time_counting.get("stands_in_for") if time_counting.get("stands_in") else None
+    return RULES[time_counting["rule"]](time_counting["citation"], closed, instead)
 
 
 def _move_forward(target: datetime.date, excluded: Any) -> tuple[datetime.date, list[str]]:
