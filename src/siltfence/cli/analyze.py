@@ -29,7 +29,7 @@ class Format(StrEnum):
 
 @analyze_app.command("amendment")
 def amendment(
-    jurisdiction: Annotated[str, typer.Option(help="Jurisdiction id, e.g. spencer-wi")],
+    jurisdiction: Annotated[str, typer.Option(help="Jurisdiction id (siltfence ordinances list)")],
     projects: Annotated[str, typer.Option(help="CSV, JSON Lines or Parquet file of projects")],
     on: Annotated[str, typer.Option(help="Date YYYY-MM-DD of the version in force now")],
     against: Annotated[

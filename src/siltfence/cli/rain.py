@@ -73,7 +73,7 @@ def load_source(
 @rain_app.command("storms")
 def storms(
     file: Annotated[str, typer.Option(help="Rain file (any supported layout), or - for stdin")],
-    jurisdiction: Annotated[str, typer.Option(help="Jurisdiction id, e.g. spencer-wi")],
+    jurisdiction: Annotated[str, typer.Option(help="Jurisdiction id (siltfence ordinances list)")],
     from_: Annotated[str, typer.Option("--from", help="First day YYYY-MM-DD")],
     to: Annotated[str, typer.Option(help="Last day YYYY-MM-DD")],
     station: Annotated[
@@ -178,7 +178,7 @@ def rain_used_text(used: dict[str, Any]) -> str:
 @rain_app.command("outlook")
 def outlook(
     file: Annotated[str, typer.Option(help="A station's rain history (any supported layout)")],
-    jurisdiction: Annotated[str, typer.Option(help="Jurisdiction id, e.g. spencer-wi")],
+    jurisdiction: Annotated[str, typer.Option(help="Jurisdiction id (siltfence ordinances list)")],
     from_: Annotated[str, typer.Option("--from", help="First planned day YYYY-MM-DD")],
     to: Annotated[str, typer.Option(help="Last planned day YYYY-MM-DD")],
     station: Annotated[

@@ -31,7 +31,7 @@ RAIN_DESCRIPTION = (
 class RainStormsIn(Schema):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    jurisdiction: str = Field(description="Jurisdiction id, e.g. spencer-wi or new-glarus-wi")
+    jurisdiction: str = Field(description="Jurisdiction id (GET /api/v1/jurisdictions lists them)")
     file: str = Field(max_length=RAIN_TEXT_MAX, description=RAIN_DESCRIPTION)
     from_: str = Field(alias="from", description="First day YYYY-MM-DD")
     to: str = Field(description="Last day YYYY-MM-DD")

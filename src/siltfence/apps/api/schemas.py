@@ -13,7 +13,7 @@ class Strict(Schema):
 
 
 class DeterminationIn(Strict):
-    jurisdiction: str = Field(description="Jurisdiction id, e.g. spencer-wi or new-glarus-wi")
+    jurisdiction: str = Field(description="Jurisdiction id (GET /api/v1/jurisdictions lists them)")
     on: str | None = Field(
         default=None, description="Evaluation date YYYY-MM-DD; default: today in the village"
     )
@@ -118,7 +118,7 @@ RAIN_TEXT_MAX = 4_000_000
 
 
 class DutiesIn(Strict):
-    jurisdiction: str = Field(description="Jurisdiction id, e.g. spencer-wi or new-glarus-wi")
+    jurisdiction: str = Field(description="Jurisdiction id (GET /api/v1/jurisdictions lists them)")
     events: Any = Field(
         description=(
             'A permit\'s events, each {"type", "at": ISO 8601 date or datetime, ...fields}, '

@@ -104,7 +104,11 @@ class Violation(models.Model):
     status = models.CharField(max_length=20, choices=ViolationStatus.choices)
     party_name = models.CharField(max_length=200, blank=True)
     party_role = models.CharField(max_length=20, choices=PartyRole.choices, default="unknown")
-    provision = models.CharField(max_length=60, blank=True, help_text="e.g. § 413-7B(4)")
+    provision = models.CharField(
+        max_length=60,
+        blank=True,
+        help_text="the section of the village's chapter that was broken, as the chapter cites it",
+    )
     provision_heading = models.CharField(max_length=200, blank=True)
     description = models.TextField()
     days_from = models.DateField()

@@ -294,7 +294,8 @@ def parse_standards(data: object, *, jurisdiction: str, file: str) -> Standards:
         citation = _text(item.get("citation"), f"{where}.citation", bad)
         if not citation.startswith("§ "):
             raise bad(
-                f"{where}.citation", f"expected a citation like '§ 135-5A(1)', got {citation!r}"
+                f"{where}.citation",
+                f"expected a citation of the chapter like '§ <chapter>-5A(1)', got {citation!r}",
             )
         approved_raw = item.get("approved")
         approved: datetime.date | None = None

@@ -33,12 +33,13 @@ ORDINANCE_CITATION = re.compile(
     r"(?P<rest>(?:[A-Z](?:\(\d+\)(?:\([a-z]+\))?(?:\[\d+\])?)?)?)$"
 )
 # Provisions outside the chapters: state statutes, administrative code, federal rules,
-# and the villages' general provisions.
+# the villages' general provisions, and a village's own documents named by their title
+# ("Village of <Name> <Title of the document>").
 EXTERNAL_CITATION = re.compile(
     r"^(§§? [\d.()a-z, and]+ Wis\. Stats\.|(§ )?NR [\d.]+(\([\da-z]+\))* Wis\. Adm\. Code"
     r"|Subch\. [IVX]+ of Ch\. \d+, Wis\. Stats\.|Ch\. \d+,? Wis\. Stats\.|40 CFR Part \d+"
     r"|(Village of [A-Z][a-z]+( [A-Z][a-z]+)* )?Code Ch\. \d+[^§]*|WDNR Pub\. WR-222.*"
-    r"|Village of New Glarus Erosion Control and Stormwater Management Requirements)$"
+    r"|Village of [A-Z][a-z]+( [A-Z][a-z]+)*( [A-Z][A-Za-z]*| and)+)$"
 )
 
 
@@ -135,7 +136,9 @@ def check(value: Any, spec: Any, path: str, ctx: Context) -> None:
     elif spec is Citation:
         if not isinstance(value, str):
             raise fail(
-                ctx, path, f"expected a citation like '§ 413-7A(3)', got {_type_name(value)}"
+                ctx,
+                path,
+                f"expected a citation like '§ <chapter>-7A(3)', got {_type_name(value)}",
             )
         ctx.citations.append((path, value))
     elif spec is Condition:

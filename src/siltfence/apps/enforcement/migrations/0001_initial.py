@@ -135,7 +135,7 @@ class Migration(migrations.Migration):
                 ('status', models.CharField(choices=[('reported', 'Reported, waiting for staff review'), ('found', 'Found by staff'), ('dismissed', 'Dismissed after review')], max_length=20)),
                 ('party_name', models.CharField(blank=True, max_length=200)),
                 ('party_role', models.CharField(choices=[('permittee', 'Permittee'), ('landowner', 'Landowner'), ('land_user', 'Land user'), ('agent', 'Agent'), ('employee', 'Employee'), ('subcontractor', 'Subcontractor'), ('hauler', 'Hauler'), ('other', 'Other person'), ('unknown', 'Not yet known')], default='unknown', max_length=20)),
-                ('provision', models.CharField(blank=True, help_text='e.g. § 413-7B(4)', max_length=60)),
+                ('provision', models.CharField(blank=True, help_text="the section of the village's chapter that was broken, as the chapter cites it", max_length=60)),
                 ('provision_heading', models.CharField(blank=True, max_length=200)),
                 ('description', models.TextField()),
                 ('days_from', models.DateField()),
