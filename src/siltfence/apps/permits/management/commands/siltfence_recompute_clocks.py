@@ -19,7 +19,7 @@ class Command(BaseCommand):
             "--village",
             action="append",
             default=[],
-            help="only this village's applications, by id (e.g. spencer-wi); repeatable",
+            help="only this village's applications, by id (siltfence ordinances list); repeatable",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
