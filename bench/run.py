@@ -231,7 +231,8 @@ def amendment_analysis(count: int, repeats: int) -> dict[str, object]:
     g = columns.given
 
     def moves(before: Any, after: Any, k: int) -> list[int]:
-        return np.bincount((before * k + after).view(np.uint8), minlength=k * k).tolist()
+        codes = before * k + after
+        return [int(np.count_nonzero(codes == c)) for c in range(k * k)]
 
     def kernel() -> list[object]:
         area = v["disturbed_area"]

@@ -176,15 +176,18 @@ def _controls(judged: Judged) -> Any:
 
 
 def _moves(outcome: str, labels: list[str], before: Any, after: Any) -> list[Change]:
-    """Projects moving from one label to another, counted with one ``bincount``."""
+    """Projects moving from one label to another: each pair of labels (before, after)
+    coded as ``before * k + after`` and counted with ``count_nonzero``, which for a few
+    labels is many times faster than a ``bincount`` (that widens every code first)."""
     k = len(labels)
     assert k <= 11  # before * k + after stays within int8
-    pairs = np.bincount((before * k + after).view(np.uint8), minlength=k * k)
-    found = [
-        Change(outcome, labels[i // k], labels[i % k], int(count))
-        for i, count in enumerate(pairs)
-        if count and i // k != i % k
-    ]
+    codes = before * k + after
+    found = []
+    for i in range(k):
+        for j in range(k):
+            count = int(np.count_nonzero(codes == i * k + j)) if i != j else 0
+            if count:
+                found.append(Change(outcome, labels[i], labels[j], count))
     return sorted(found, key=lambda change: -change.projects)
 
 

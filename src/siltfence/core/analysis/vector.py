@@ -187,7 +187,9 @@ class _Compiler:
             target = self._threshold(target, FACTS[key].unit or "")
         cache_key = (key, op, tuple(target) if isinstance(target, list) else target)
         if cache_key not in self.shared:
-            result = self._evaluate(key, op, target).copy()
+            result = self._evaluate(key, op, target)
+            if op == "given" and target:
+                result = result.copy()  # the columns' own array: this copy may be locked
             result.flags.writeable = False  # shared between versions: never changed in place
             self.shared[cache_key] = result
         return self.shared[cache_key]
