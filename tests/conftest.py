@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parent.parent
 IN_CI = os.environ.get("CI") == "true"
 
@@ -25,3 +27,26 @@ def pytest_configure(config):
 
     if settings.configured:
         settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _force_login_passes_the_code_step(monkeypatch):
+    """In a test, ``client.force_login(user)`` stands for a whole sign-in: for a village
+    official (who must type a code after the password) the session has also passed the code
+    step, with an authenticator made for the user. The tests of the sign-in itself override
+    this fixture to get a password-only session."""
+    from django.test import Client
+
+    signed_in = Client.force_login
+
+    def force_login(self, user, backend=None):
+        signed_in(self, user, backend)
+        from signing_in import pass_code_step
+        from siltfence.apps.accounts.second_factor import second_factor_required
+
+        # A fresh copy: asking caches the user's roles on the object, which the test may
+        # still give new memberships.
+        if second_factor_required(type(user).objects.get(pk=user.pk)):
+            pass_code_step(self, user)
+
+    monkeypatch.setattr(Client, "force_login", force_login)

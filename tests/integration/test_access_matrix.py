@@ -14,7 +14,11 @@ Outcomes:
 Places: P portal, PA the target's portal page, SA its staff page, PM the permit's page,
 V Spencer's village settings, Q the staff review queue, SP the staff permit list,
 IH the inspector's home, AH the appeals board's home, PRD "check your email" after a
-password reset, PC the permit check (start page), NEW a new application's portal page.
+password reset, PC the permit check (start page), NEW a new application's portal page,
+L the sign-in page, H "My work", A the account page, E the authenticator's set-up page.
+
+Officials' sessions here have passed the code step (``tests/conftest.py``); a session
+that has not is refused everywhere by the sign-in tests (``test_sign_in_codes.py``).
 
 Whatever the outcome, nothing is ever written by a GET or by a refused POST: the audit
 chain, the record counts and every status are the same afterwards. A 500 fails the test.
@@ -103,6 +107,18 @@ password-reset-confirm    GET    reset     200    200    200    200    200    20
 password-reset-confirm    POST   reset     200    200    200    200    200    200    200
 password-reset-complete   GET    -         200    200    200    200    200    200    200
 password-reset-complete   POST   -         405    405    405    405    405    405    405
+sign-in-code              GET    -         go:L   go:H   go:H   go:H   go:H   go:H   go:H
+sign-in-code              POST   -         go:L   go:H   go:H   go:H   go:H   go:H   go:H
+sign-in-enrol             GET    -         go:L   200    200    go:A   go:A   go:A   go:A
+sign-in-enrol             POST   -         go:L   200    200    go:A   go:A   go:A   go:A
+account                   GET    -         login  200    200    200    200    200    200
+account                   POST   -         login  405    405    405    405    405    405
+account-backup-codes      GET    -         login  405    405    405    405    405    405
+account-backup-codes      POST   -         login  go:A   go:A   400    400    400    400
+account-new-phone         GET    -         login  405    405    405    405    405    405
+account-new-phone         POST   -         login  go:E   go:E   400    400    400    400
+account-turn-off          GET    -         login  405    405    405    405    405    405
+account-turn-off          POST   -         login  go:A   go:A   403    403    403    403
 # applicant portal ------------------------------------------------------------------------------
 portal                    GET    -         login  200    200    200    200    200    200
 portal                    POST   -         login  405    405    405    405    405    405
@@ -159,6 +175,8 @@ village-fee               GET    village   login  405    405    405    405    40
 village-fee               POST   village   login  403    403    did:V  403    403    403
 village-amendment         GET    village   login  403    403    200    403    403    403
 village-amendment         POST   village   login  403    403    200    403    403    403
+village-sign-in           GET    village   login  403    403    200    403    403    403
+village-sign-in           POST   village   login  403    403    400    403    403    403
 # documents -------------------------------------------------------------------------------------
 document                  GET    doc       login  200    404    200    404    200    200
 document                  POST   doc       login  405    405    405    405    405    405
@@ -317,6 +335,10 @@ class World:
             "AH": lambda: reverse("web:appeals-home"),
             "PRD": lambda: reverse("web:password-reset-done"),
             "PC": lambda: reverse("web:permit-check"),
+            "L": lambda: reverse("web:login"),
+            "H": lambda: reverse("web:home"),
+            "A": lambda: reverse("web:account"),
+            "E": lambda: reverse("web:sign-in-enrol"),
         }[place]()
 
 

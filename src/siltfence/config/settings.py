@@ -78,6 +78,9 @@ INSTALLED_APPS = [
     "ninja",
     "rules",
     "axes",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "siltfence.apps.accounts",
     "siltfence.apps.audit",
     "siltfence.apps.permits",
@@ -108,12 +111,19 @@ AUTHENTICATION_BACKENDS = [
 LOGIN_URL = "web:login"
 LOGIN_REDIRECT_URL = "web:home"
 LOGOUT_REDIRECT_URL = "web:permit-check"
+# Two-step sign-in (decision 20): the name authenticator apps list the account under, and
+# the django-otp admin pages never show a key.
+OTP_TOTP_ISSUER = "siltfence"
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True
 # django-axes: five failed logins for one username from one address lock it for an hour.
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = 1
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_ENABLED = os.environ.get("AXES_ENABLED", "true") == "true"
+# A wrong code at the second sign-in step counts as a failed login too (decision 20); what
+# was typed into the code field is never kept in axes's records.
+AXES_SENSITIVE_PARAMETERS = ["username", "ip_address", "code"]
 # Behind a reverse proxy every request comes from the proxy's address: the client's address
 # is then the one the nearest trusted proxy put in X-Forwarded-For. SILTFENCE_TRUSTED_PROXIES
 # is how many proxies stand in front (0, the default: use the connection's own address and
@@ -129,8 +139,12 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",  # request.user.is_verified(): the code step passed
     "siltfence.apps.web.middleware.RequestSizeLimitMiddleware",  # 413 before a body is read
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Village staff, inspectors and appeals board members reach nothing but the sign-in steps
+    # until the session has passed the code step, however the session was made.
+    "siltfence.apps.accounts.middleware.SecondFactorMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",

@@ -7,6 +7,7 @@ from siltfence.apps.web import (
     design_views,
     document_views,
     portal_views,
+    sign_in_views,
     staff_views,
     views,
 )
@@ -29,11 +30,17 @@ urlpatterns = [
     path("design-checks/plan-format/", views.plan_format, name="plan-format"),
     path("developers/api/", views.api_reference, name="api-reference"),
     # people
+    path("accounts/login/", sign_in_views.SignIn.as_view(), name="login"),
+    path("accounts/login/code/", sign_in_views.sign_in_code, name="sign-in-code"),
+    path("accounts/login/authenticator/", sign_in_views.sign_in_enrol, name="sign-in-enrol"),
+    path("accounts/", sign_in_views.account, name="account"),
     path(
-        "accounts/login/",
-        auth_views.LoginView.as_view(template_name="web/login.html"),
-        name="login",
+        "accounts/backup-codes",
+        sign_in_views.account_backup_codes,
+        name="account-backup-codes",
     ),
+    path("accounts/turn-off-codes", sign_in_views.account_turn_off, name="account-turn-off"),
+    path("accounts/new-phone", sign_in_views.account_new_phone, name="account-new-phone"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/register/", account_views.register, name="register"),
     path(
@@ -117,6 +124,11 @@ urlpatterns = [
         name="village-closure",
     ),
     path("staff/villages/<slug:village>/fees", staff_views.village_fee, name="village-fee"),
+    path(
+        "staff/villages/<slug:village>/sign-in-codes",
+        sign_in_views.village_sign_in,
+        name="village-sign-in",
+    ),
     # documents
     path("documents/<int:pk>/", document_views.download, name="document"),
 ]

@@ -174,6 +174,11 @@ class Command(BaseCommand):
         from siltfence.apps.duties.demo import rain_demo_load
 
         rain_demo_load()
+        from siltfence.apps.web.management.commands.demo.sign_in import (
+            demo_authenticators_load,
+        )
+
+        demo_authenticators_load()
         self._print_logins()
 
     def _users(self, villages: dict[str, Village]) -> dict[str, Any]:
@@ -315,4 +320,11 @@ class Command(BaseCommand):
             what = f"{role.label} of {village}" if role else "applicant (landowner / contractor)"
             lines.append(f"  {username:<28} {what}")
         lines.append(f"  {'demo-admin':<28} site administrator (/admin/)")
+        lines += [
+            "",
+            "Staff, inspectors, appeals board members and demo-admin then type a 6-digit code.",
+            "The demo's authenticator keys are published; print an account's current code with",
+            "  make demo-code WHO=spencer-building-inspector",
+            "(or add its key to an authenticator app: make demo-code WHO=... KEY=1).",
+        ]
         self.stdout.write(self.style.SUCCESS("\n".join(lines)))
