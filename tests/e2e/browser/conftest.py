@@ -55,6 +55,29 @@ def assert_accessible(page) -> None:
     assert problems == [], "\n".join(problems)
 
 
+def sign_in(page, base, username, password):
+    """Sign in through the form, as a person would: the password, then, for a village
+    official or an applicant who turned it on, the code step. An official gets an
+    authenticator first if they have none (the enrolment screen has its own test); the code
+    is worked out from its key, as the person's phone would (tests/signing_in.py)."""
+    from django.contrib.auth import get_user_model
+
+    from signing_in import authenticator_for, code_now
+    from siltfence.apps.accounts.second_factor import authenticator_of, second_factor_required
+
+    user = get_user_model().objects.get(username=username)
+    device = authenticator_for(user) if second_factor_required(user) else authenticator_of(user)
+    page.goto(f"{base}/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_load_state()
+    if device is not None:
+        page.locator("#id_code").fill(code_now(device))
+        page.get_by_role("button", name="Sign in").click()
+        page.wait_for_load_state()
+
+
 def pytest_collection_modifyitems(items):
     for item in items:
         if "e2e/browser" in str(item.fspath):

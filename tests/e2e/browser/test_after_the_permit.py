@@ -14,6 +14,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from conftest import DESK, PHONE, assert_accessible
+from conftest import sign_in as sign_in_with_code
 from siltfence.apps.accounts.models import Membership, Role
 from siltfence.apps.documents.pdf import lines_to_pdf
 from siltfence.apps.duties.models import PermitDuties
@@ -67,10 +68,7 @@ def permit(purgeable_audit):
 
 
 def sign_in(page, base, username):
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
+    sign_in_with_code(page, base, username, PASSWORD)
 
 
 def test_rain_sweep_reminder_site_log_on_a_phone_and_the_dashboard(

@@ -17,7 +17,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from conftest import assert_accessible
+from conftest import assert_accessible, sign_in
 from siltfence.apps.accounts.models import Membership, Role
 from siltfence.apps.documents.pdf import lines_to_pdf
 from siltfence.apps.enforcement.models import EnforcementAction, Violation
@@ -77,11 +77,7 @@ def session(browser, size, base, username=None):
     width, height = size
     page = browser.new_context(viewport={"width": width, "height": height}).new_page()
     if username:
-        page.goto(f"{base}/accounts/login/")
-        page.get_by_label("Username").fill(username)
-        page.get_by_label("Password").fill(PASSWORD)
-        page.get_by_role("button", name="Sign in").click()
-        page.wait_for_load_state()
+        sign_in(page, base, username, PASSWORD)
     return page
 
 

@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from conftest import sign_in
 from siltfence.apps.accounts.models import Membership, Role
 from siltfence.apps.documents.pdf import lines_to_pdf
 from siltfence.apps.permits import services
@@ -76,11 +77,7 @@ def filed(world, address: str):
 def session(browser, size, base, username):
     width, height = size
     page = browser.new_context(viewport={"width": width, "height": height}).new_page()
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_load_state()
+    sign_in(page, base, username, PASSWORD)
     return page
 
 

@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from conftest import DESK, PHONE, assert_accessible
+from conftest import sign_in as sign_in_with_code
 from siltfence.apps.accounts.models import Membership, Role
 from siltfence.apps.documents.pdf import lines_to_pdf
 from siltfence.apps.permits import services
@@ -28,10 +29,7 @@ def people(purgeable_audit):
 
 
 def sign_in(page, base, username):
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
+    sign_in_with_code(page, base, username, PASSWORD)
 
 
 def test_apply_request_information_answer_approve_and_download_the_permit(
