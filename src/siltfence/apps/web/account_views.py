@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from siltfence.apps.accounts.models import Role
@@ -21,7 +22,13 @@ def register(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect(request.GET.get("next") or "web:portal")
+        after = request.GET.get("next")
+        # Only a page of this site: a link to the form must not send a new user elsewhere.
+        if after and url_has_allowed_host_and_scheme(
+            after, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        ):
+            return redirect(after)
+        return redirect("web:portal")
     return render(request, "web/register.html", {"form": form})
 
 
