@@ -330,7 +330,7 @@ def parse_standards(data: object, *, jurisdiction: str, file: str) -> Standards:
         if values and approval_required and approved is None:
             raise bad(
                 f"{where}.approved",
-                "this standard may be used only once the Village Administrator has approved it: "
+                "this standard may be used only once the village's authority has approved it: "
                 "give the day of approval (YYYY-MM-DD) before entering its values",
             )
         standards.append(
