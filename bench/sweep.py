@@ -118,6 +118,7 @@ def _run(url: str, count: int, sample: int) -> dict[str, Any]:
         permit_duties_recompute(permit_ids=chosen, as_of=as_of)
         recompute_s = time.perf_counter() - started
     per_permit = recompute_s / max(len(chosen), 1)
+    full = _full_recompute(connection, count, sample)
     return {
         "database": "postgresql",
         "permits": count,
@@ -144,6 +145,60 @@ def _run(url: str, count: int, sample: int) -> dict[str, Any]:
             "engine_alone_ms_per_permit": round(engine_per_permit * 1000, 3),
             "budget_100k_s": 30,
         },
+        "full_recompute": full,
+    }
+
+
+def _full_recompute(connection: Any, count: int, sample: int) -> dict[str, Any]:
+    """Every permit's whole season: eight weekly self-inspections and, on two permits in
+    three, four rains of 0.62 inch (16 events in all); then every permit's duties
+    recomputed, as after a change to the ordinance data, in one process (a sample, timed)
+    and in one process per core (all of them, timed)."""
+    from siltfence.apps.duties.services import duties_recompute_all, permit_duties_recompute
+    from siltfence.apps.permits.models import Permit
+
+    with connection.cursor() as c:
+        for week in range(1, 9):
+            day = datetime.date(2026, 6, 8) + datetime.timedelta(days=7 * week)
+            c.execute(
+                "INSERT INTO permits_timelineevent (application_id, type, at, fields, "
+                "recorded_at) SELECT a.id, 'self_inspection', %s, %s::jsonb, now() "
+                "FROM permits_application a",
+                [f"{day} 09:00-05", '{"inspector": "Pat Doe", "phase": "grading"}'],
+            )
+            if week % 2:
+                c.execute(
+                    "INSERT INTO permits_timelineevent (application_id, type, at, fields, "
+                    "recorded_at) SELECT a.id, 'rain', %s, %s::jsonb, now() "
+                    "FROM permits_application a WHERE a.id %% 3 <> 0",
+                    [
+                        f"{day - datetime.timedelta(days=2)} 00:00-05",
+                        json.dumps({"inches": 0.62, "station": STATION}),
+                    ],
+                )
+        c.execute("ANALYZE")
+        c.execute("SELECT count(*) FROM permits_timelineevent")
+        events = c.fetchone()[0]
+    as_of = datetime.datetime(
+        2026, 8, 20, 20, tzinfo=datetime.timezone(datetime.timedelta(hours=-5))
+    )
+    ids = list(Permit.objects.order_by("pk").values_list("pk", flat=True)[:sample])
+    started = time.perf_counter()
+    permit_duties_recompute(permit_ids=ids, as_of=as_of)
+    one_process = (time.perf_counter() - started) / max(len(ids), 1)
+    jobs = os.cpu_count() or 1
+    started = time.perf_counter()
+    done = duties_recompute_all(jobs=jobs, as_of=as_of)
+    all_s = time.perf_counter() - started
+    return {
+        "permits": done,
+        "events_per_permit": round(events / max(count, 1), 1),
+        "one_process_sample_permits": len(ids),
+        "one_process_ms_per_permit": round(one_process * 1000, 3),
+        "jobs": jobs,
+        "all_permits_s": round(all_s, 1),
+        "projected_100k_s": round(all_s * 100_000 / max(done, 1), 1),
+        "budget_100k_s": 30,
     }
 
 
@@ -161,10 +216,10 @@ def _fill(connection: Any, count: int) -> None:
         c.execute(
             """INSERT INTO permits_application (village_id, number, applicant_id, site_id, status,
                  description, facts, determination, ordinance_version, plan_kind, checklist,
-                 received_at, decided_at, decision_reasons, created_at)
+                 received_at, decided_at, decision_reasons, created_at, decision_clock)
                SELECT 'spencer-wi', 'BENCH-' || s.id, %s, s.id, 'approved', '', '{}'::jsonb,
                  '{}'::jsonb, '2015-02-17', 'control_plan', '[]'::jsonb,
-                 '2026-06-01 09:00-05', '2026-06-03 10:00-05', '', now()
+                 '2026-06-01 09:00-05', '2026-06-03 10:00-05', '', now(), '{}'::jsonb
                FROM permits_site s""",
             [user.pk],
         )
