@@ -72,7 +72,7 @@ def _print_json(data: Any) -> None:
 
 @app.command()
 def determine(
-    jurisdiction: Annotated[str, typer.Option(help="Jurisdiction id, e.g. spencer-wi")],
+    jurisdiction: Annotated[str, typer.Option(help="Jurisdiction id (siltfence ordinances list)")],
     facts: Annotated[str, typer.Option(help="JSON file of facts, or - for stdin")],
     on: Annotated[
         str | None, typer.Option(help="Evaluation date YYYY-MM-DD (default: today there)")
@@ -97,7 +97,7 @@ def determine(
 
 @app.command()
 def duties(
-    jurisdiction: Annotated[str, typer.Option(help="Jurisdiction id, e.g. spencer-wi")],
+    jurisdiction: Annotated[str, typer.Option(help="Jurisdiction id (siltfence ordinances list)")],
     events: Annotated[str, typer.Option(help="JSON file of a permit's events, or - for stdin")],
     as_of: Annotated[
         str | None,
