@@ -311,6 +311,19 @@ def test_the_code_step_ends_when_the_password_changes_meanwhile(people: Any) -> 
     assert not signed_in_as(client).is_authenticated
 
 
+def test_an_applicant_whose_codes_were_reset_during_the_code_step_starts_again(
+    people: Any,
+) -> None:
+    applicant = people.applicant_a
+    authenticator_for(applicant)
+    client = Client()
+    assert password(client, applicant.username)["Location"] == CODE
+    sf.second_factor_reset_by_operator(user=applicant, reason="Lost phone.")
+    assert client.get(CODE)["Location"] == LOGIN
+    assert not signed_in_as(client).is_authenticated
+    assert sign_in_views.PENDING not in client.session
+
+
 # --- throttling -------------------------------------------------------------------------------
 
 

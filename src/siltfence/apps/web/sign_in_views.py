@@ -183,6 +183,9 @@ def sign_in_code(request: HttpRequest) -> HttpResponse:
     if authenticator_of(user) is None:
         if second_factor_required(user):
             return redirect(_with_next("web:sign-in-enrol", after))
+        if pending is not None:  # the codes were turned off or reset meanwhile: start again
+            del request.session[PENDING]
+            return redirect("web:login")
         return redirect(after)
     form = CodeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
