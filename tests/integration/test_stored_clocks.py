@@ -44,7 +44,7 @@ from factories import NEW_GLARUS, SPENCER
 from siltfence.apps.permits import services
 from siltfence.apps.permits.clocks import permit_expiry, review_clock
 from siltfence.apps.permits.models import Application, Permit
-from siltfence.apps.permits.stored_clocks import stored_review_clock
+from siltfence.apps.permits.stored_clocks import decision_clocks_recompute, stored_review_clock
 from siltfence.apps.web.wording import duty_words
 
 pytestmark = pytest.mark.django_db
@@ -218,24 +218,53 @@ def test_the_recompute_command_restores_every_stored_clock_from_the_events(peopl
     Application.objects.update(decision_due=D(2000, 1, 1), decision_clock={})
 
     out = StringIO()
-    call_command("siltfence_recompute_clocks", "--village", SPENCER, stdout=out)
-    assert "Recomputed the decision clocks of 2 application(s) in spencer-wi." in out.getvalue()
+    call_command("clocks_recompute", "--village", SPENCER, stdout=out)
+    assert "Recomputed the decision clocks of 2 application(s) in " in out.getvalue()
     assert Application.objects.get(pk=spencer.pk).decision_due == D(2026, 4, 16)
     assert Application.objects.get(pk=paused.pk).decision_due is None
     assert Application.objects.get(pk=glarus.pk).decision_due == D(2000, 1, 1)
 
-    call_command("siltfence_recompute_clocks", stdout=out)
-    assert "in every village." in out.getvalue()
+    out = StringIO()
+    call_command("clocks_recompute", stdout=out)
+    assert "Recomputed the decision clocks of 3 application(s) in " in out.getvalue()
     for application in (spencer, glarus, paused):
         stored_is_computed(application)
     assert Application.objects.get(pk=glarus.pk).decision_due == D(2026, 4, 13)
 
 
-def test_the_recompute_command_refuses_an_unknown_village(villages):
-    with pytest.raises(CommandError, match="--village: no village 'springfield-wi'"):
-        call_command("siltfence_recompute_clocks", "--village", "springfield-wi")
-    with pytest.raises(CommandError, match="--village: no village"):
-        call_command("siltfence_recompute_clocks", "--village", "x" * 10_000)
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--village", "springfield-wi"], "--village: no village 'springfield-wi'; known: "),
+        (["--village", "x" * 10_000], "--village: no village 'xxx"),
+        (["--jobs", "0"], "--jobs: "),
+        (["--jobs", "65"], "--jobs: "),
+    ],
+)
+def test_the_recompute_command_refuses_bad_options_naming_them(villages, args, says):
+    with pytest.raises(CommandError, match=f"^{says}") as refused:
+        call_command("clocks_recompute", *args)
+    assert len(str(refused.value)) < 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_full_recompute_in_two_processes_stores_what_one_process_stores(people):
+    made = [
+        filed(people, village, f"{i} Jobs St")
+        for i, village in enumerate([SPENCER, NEW_GLARUS, SPENCER, NEW_GLARUS, SPENCER])
+    ]
+    services.application_information_request(
+        application=made[2], staff=people.staff[SPENCER], message="Stockpiles?", at=at(ASKED)
+    )
+    stored = dict(Application.objects.values_list("pk", "decision_clock"))
+    due = dict(Application.objects.values_list("pk", "decision_due"))
+    Application.objects.update(decision_due=None, decision_clock={})
+
+    # Chunks of two applications: three chunks shared by two processes on PostgreSQL.
+    assert decision_clocks_recompute(jobs=2, chunk=2) == 5
+    assert dict(Application.objects.values_list("pk", "decision_clock")) == stored
+    assert dict(Application.objects.values_list("pk", "decision_due")) == due
+    assert sorted(d for d in due.values() if d) == [D(2026, 4, 13)] * 2 + [D(2026, 4, 16)] * 2
 
 
 @pytest.mark.django_db(transaction=True)

@@ -10,7 +10,7 @@ and what met it), which the rows show.
 Both are recomputed from the events, never edited by hand, in the transaction that
 writes what moves them: an event that starts or meets a decision clock, or a change to
 a village's office calendar (its closure days lengthen business-day clocks). After a
-change to the ordinance data, ``manage.py siltfence_recompute_clocks`` recomputes them
+change to the ordinance data, ``manage.py clocks_recompute`` recomputes them
 all. ``clocks.review_clock`` stays the reference: a test holds the stored clock to it
 after every kind of event (docs/decisions/0021-stored-queue-dates.md).
 """
@@ -24,7 +24,7 @@ from functools import cache
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from django.db import transaction
+from django.db import connection, connections, transaction
 from django.db.models import CharField
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
@@ -110,20 +110,39 @@ def decision_clocks_recompute(
     *,
     application_ids: Iterable[int] | None = None,
     village_ids: Iterable[str] | None = None,
+    jobs: int = 1,
+    chunk: int = CHUNK,
 ) -> int:
     """Recompute and store the decision clocks of these applications (default: all),
     a chunk per transaction, each chunk's rows locked while their events are read (the
     services lock an application's row before they write its events). Returns how many
-    applications were recomputed."""
+    applications were recomputed.
+
+    With ``jobs`` > 1 on PostgreSQL the chunks are shared by that many processes, each
+    with its own connection; SQLite takes one writer at a time, so it runs here."""
     applications = Application.objects.all()
     if application_ids is not None:
         applications = applications.filter(pk__in=list(application_ids))
     if village_ids is not None:
         applications = applications.filter(village_id__in=list(village_ids))
     ids = list(applications.order_by("pk").values_list("pk", flat=True))
-    for start in range(0, len(ids), CHUNK):
-        with transaction.atomic():
-            _recompute_chunk(ids[start : start + CHUNK])
+    chunks = [ids[start : start + chunk] for start in range(0, len(ids), chunk)]
+    if jobs <= 1 or connection.vendor != "postgresql" or len(chunks) <= 1:
+        for part in chunks:
+            _recompute_in_transaction(part)
+        return len(ids)
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    connections.close_all()  # a forked process must open its own connection
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        return sum(pool.map(_recompute_in_transaction, chunks))
+
+
+def _recompute_in_transaction(ids: list[int]) -> int:
+    with transaction.atomic():
+        _recompute_chunk(ids)
     return len(ids)
 
 
