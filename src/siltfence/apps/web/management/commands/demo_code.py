@@ -5,15 +5,20 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django_otp.oath import TOTP
 
-from siltfence.apps.accounts.second_factor import key_text
+from siltfence.apps.accounts.second_factor import authenticator_of, key_text
 from siltfence.apps.web.management.commands.demo.sign_in import demo_device, demo_usernames
 
 NOT_DEMO = (
     "username: {username} is not one of the demo's accounts ({names}); codes are printed for "
     "the demo's accounts only"
+)
+NO_APP = (
+    "username: {username} has no authenticator app, so signs in with the password alone "
+    "(the demo's applicants do)"
 )
 NOT_DEMO_KEY = (
     "username: the authenticator of {username} is not the demo's published one (it was reset, "
@@ -42,6 +47,9 @@ class Command(BaseCommand):
             raise CommandError(NOT_DEMO.format(username=username, names=names))
         device = demo_device(username)
         if device is None:
+            user = get_user_model().objects.filter(username=username).first()
+            if user is None or authenticator_of(user) is None:
+                raise CommandError(NO_APP.format(username=username))
             raise CommandError(NOT_DEMO_KEY.format(username=username))
         if options["key"]:
             self.stdout.write(key_text(device))
