@@ -42,10 +42,11 @@ def _public_actions() -> QuerySet[EnforcementAction]:
 
 
 def _permits(params: Any) -> tuple[QuerySet[Permit], dict[str, str]]:
+    # No stored text holds a NUL (PostgreSQL refuses one even in a search): it is dropped.
     query = {
-        "q": str(params.get("q", "")).strip()[:MAX_QUERY],
+        "q": str(params.get("q", "")).replace("\x00", "").strip()[:MAX_QUERY],
         "status": str(params.get("status", "")),
-        "village": str(params.get("village", "")),
+        "village": str(params.get("village", "")).replace("\x00", "")[:MAX_QUERY],
     }
     permits = (
         Permit.objects.select_related("application__site", "village")

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 
 from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import village_ids
-from siltfence.apps.permits.models import Application, ApplicationStatus, Permit
+from siltfence.apps.permits.models import Application, ApplicationStatus, FeeSchedule, Permit
 
 
 def applications_visible_to(user: Any) -> QuerySet[Application]:
@@ -21,11 +21,17 @@ def applications_visible_to(user: Any) -> QuerySet[Application]:
 
 
 def applications_for_review(user: Any) -> QuerySet[Application]:
-    """Filed applications in the villages where ``user`` is staff."""
-    return Application.objects.filter(
-        village_id__in=village_ids(user, Role.STAFF),
-        status__in=[ApplicationStatus.UNDER_REVIEW, ApplicationStatus.INFORMATION_REQUESTED],
-    ).select_related("site", "village", "applicant")
+    """Filed applications in the villages where ``user`` is staff, the review queue's
+    order: by the stored day a decision is due (so overdue first), then those whose clock
+    is paused waiting for the applicant's information."""
+    return (
+        Application.objects.filter(
+            village_id__in=village_ids(user, Role.STAFF),
+            status__in=[ApplicationStatus.UNDER_REVIEW, ApplicationStatus.INFORMATION_REQUESTED],
+        )
+        .select_related("site", "village", "applicant")
+        .order_by(F("decision_due").asc(nulls_last=True), "received_at", "pk")
+    )
 
 
 def permits_visible_to(user: Any) -> QuerySet[Permit]:
@@ -37,19 +43,28 @@ def permits_visible_to(user: Any) -> QuerySet[Permit]:
     ).select_related("application", "application__site", "village")
 
 
-def drafts_awaiting_fee(user: Any, on: Any) -> list[tuple[Application, Any]]:
+def drafts_awaiting_fee(
+    user: Any, on: Any, *, limit: int
+) -> tuple[list[tuple[Application, Any]], int]:
     """Drafts in the villages where ``user`` is staff that owe the application fee in
     force on ``on`` and have no payment recorded: the applicant cannot file until staff
-    record it. Each with the amount due."""
-    from siltfence.apps.permits.services import application_fee_due
-
-    drafts = Application.objects.filter(
-        village_id__in=village_ids(user, Role.STAFF),
-        status=ApplicationStatus.DRAFT,
-        fee_paid_on__isnull=True,
-    ).select_related("site", "village", "applicant")
-    owing = [(a, application_fee_due(a, on)) for a in drafts]
-    return [(a, amount) for a, amount in owing if amount is not None]
+    record it. The oldest ``limit`` of them, each with the amount due (as
+    ``services.application_fee_due`` has it for a draft), and how many there are."""
+    in_force: dict[str, Any] = {}
+    for fee in FeeSchedule.objects.filter(
+        village_id__in=village_ids(user, Role.STAFF), effective_from__lte=on
+    ).order_by("village_id", "-effective_from"):
+        in_force.setdefault(fee.village_id, fee.amount)
+    owing = {village: amount for village, amount in in_force.items() if amount}
+    drafts = (
+        Application.objects.filter(
+            village_id__in=owing, status=ApplicationStatus.DRAFT, fee_paid_on__isnull=True
+        )
+        .select_related("site", "village", "applicant")
+        .order_by("created_at", "pk")
+    )
+    shown = [(a, owing[a.village_id]) for a in drafts[:limit]]
+    return shown, drafts.count() if len(shown) == limit else len(shown)
 
 
 def permits_in_force_for(user: Any, *roles: Role) -> QuerySet[Permit]:

@@ -17,7 +17,9 @@ from siltfence.apps.permits import services
 from siltfence.apps.permits.clocks import decision_due_if_filed, review_clock
 from siltfence.apps.permits.models import Application, ApplicationStatus, Village
 from siltfence.apps.permits.selectors import applications_visible_to
+from siltfence.apps.permits.stored_clocks import stored_review_clock
 from siltfence.apps.web.forms import ApplyForm, ResponseForm, UploadForm
+from siltfence.apps.web.paging import page_of, paging
 from siltfence.apps.web.wording import counting_words, duty_words, plain
 from siltfence.core.dates import DateRefused, read_date
 from siltfence.core.errors import SiltfenceError
@@ -29,6 +31,14 @@ from siltfence.core.rules import determine
 def clock_words(application: Application) -> dict[str, Any] | None:
     """The application's decision clock with its true state in words."""
     clock = review_clock(application)
+    if clock is None:
+        return None
+    return duty_words(clock, zone=load(application.village_id).time_zone)
+
+
+def stored_clock_words(application: Application) -> dict[str, Any] | None:
+    """The same, from the clock stored on the application (for lists: no events read)."""
+    clock = stored_review_clock(application)
     if clock is None:
         return None
     return duty_words(clock, zone=load(application.village_id).time_zone)
@@ -51,11 +61,18 @@ def applicant_application(request: HttpRequest, pk: int) -> Application:
 @login_required
 @require_GET
 def portal(request: HttpRequest) -> HttpResponse:
-    applications = Application.objects.filter(applicant=request.user).select_related(
-        "site", "village"
+    applications = (
+        Application.objects.filter(applicant=request.user)
+        .select_related("site", "village", "permit")
+        .order_by("-created_at", "-pk")
     )
-    rows = [{"application": a, "clock": clock_words(a)} for a in applications]
-    return render(request, "web/portal.html", {"rows": rows})
+    page = page_of(request, applications)
+    rows = [{"application": a, "clock": stored_clock_words(a)} for a in page.object_list]
+    return render(
+        request,
+        "web/portal.html",
+        {"rows": rows, **paging(request, page, "your applications")},
+    )
 
 
 @login_required

@@ -4,11 +4,13 @@ calendar and fee schedule. Inspectors and appeals board members see, but do not 
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db.models import Count, Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -21,6 +23,8 @@ from siltfence.apps.permits.clocks import application_timeline, review_clock
 from siltfence.apps.permits.models import (
     Application,
     ApplicationStatus,
+    Document,
+    DocumentKind,
     FeeSchedule,
     OfficeClosure,
     PermitStatus,
@@ -33,6 +37,7 @@ from siltfence.apps.permits.selectors import (
     drafts_awaiting_fee,
     permits_visible_to,
 )
+from siltfence.apps.permits.stored_clocks import stored_review_clock
 from siltfence.apps.web.forms import (
     CloseForm,
     ClosureForm,
@@ -43,6 +48,7 @@ from siltfence.apps.web.forms import (
     InformationRequestForm,
     SuretyForm,
 )
+from siltfence.apps.web.paging import PAGE_SIZE, page_of, paging
 from siltfence.apps.web.wording import duty_words, plain
 from siltfence.core.errors import SiltfenceError
 from siltfence.core.ordinance.loader import load
@@ -67,32 +73,43 @@ def _staff_only(request: HttpRequest, obj: Any) -> None:
 @login_required
 @require_GET
 def queue(request: HttpRequest) -> HttpResponse:
-    if not village_ids(request.user, Role.STAFF):
+    staff_of = village_ids(request.user, Role.STAFF)
+    if not staff_of:
         raise PermissionDenied("The review queue is for village staff.")
     today = timezone.localdate()
-    rows = []
-    for application in applications_for_review(request.user):
-        clock = _clock(application)
-        running = clock is not None and clock["state"] in ("running", "overdue")
-        due = clock["due"][:10] if clock and running else None
-        days_left = None
-        if due:
-            from datetime import date
-
-            days_left = (date.fromisoformat(due) - today).days
-        rows.append(
-            {"application": application, "clock": clock, "due": due, "days_left": days_left}
-        )
-    # Running clocks first by the date a decision is due; paused ones (waiting for the
-    # applicant's information) after them.
-    rows.sort(key=lambda r: (r["due"] is None, r["due"] or ""))
-    fees = [
-        {"application": a, "amount": amount}
-        for a, amount in drafts_awaiting_fee(request.user, today)
-    ]
+    # Running clocks first by the stored day a decision is due (overdue ones first of
+    # all); paused ones (waiting for the applicant's information) after them.
+    page = page_of(request, applications_for_review(request.user))
+    rows = [_queue_row(application, today) for application in page.object_list]
+    fees, fees_total = drafts_awaiting_fee(request.user, today, limit=PAGE_SIZE)
     return render(
-        request, "web/staff_queue.html", {"rows": rows, "today": today, "awaiting_fee": fees}
+        request,
+        "web/staff_queue.html",
+        {
+            "rows": rows,
+            "today": today,
+            "awaiting_fee": [{"application": a, "amount": amount} for a, amount in fees],
+            "awaiting_fee_more": fees_total - len(fees),
+            "staff_villages": Village.objects.filter(pk__in=staff_of).order_by("name"),
+            **paging(request, page, "the review queue"),
+        },
     )
+
+
+def _queue_row(application: Application, today: datetime.date) -> dict[str, Any]:
+    """A row of the queue, from the clock stored on the application (no events read)."""
+    clock = _stored_clock(application)
+    running = clock is not None and clock["state"] in ("running", "overdue")
+    due = str(clock["due"])[:10] if clock and running else None
+    days_left = (datetime.date.fromisoformat(due) - today).days if due else None
+    return {"application": application, "clock": clock, "due": due, "days_left": days_left}
+
+
+def _stored_clock(application: Application) -> dict[str, Any] | None:
+    clock = stored_review_clock(application)
+    if clock is None:
+        return None
+    return duty_words(clock, zone=load(application.village_id).time_zone)
 
 
 def _clock(application: Application) -> dict[str, Any] | None:
@@ -268,20 +285,43 @@ def record_fee(request: HttpRequest, pk: int) -> HttpResponse:
 def permits(request: HttpRequest) -> HttpResponse:
     _officials_only(request)
     today = timezone.localdate()
-    rows = [
-        {"permit": p, "days_left": (p.expires_on - today).days}
-        for p in permits_visible_to(request.user)
+    in_force = (
+        permits_visible_to(request.user)
         .filter(status=PermitStatus.ACTIVE)
         .exclude(application__applicant=request.user)
-        .order_by("expires_on")
-    ]
-    return render(request, "web/staff_permits.html", {"rows": rows, "today": today})
+        .annotate(extension_count=Count("extensions"))
+        .order_by("expires_on", "pk")
+    )
+    page = page_of(request, in_force)
+    rows = [{"permit": p, "days_left": (p.expires_on - today).days} for p in page.object_list]
+    return render(
+        request,
+        "web/staff_permits.html",
+        {"rows": rows, "today": today, **paging(request, page, "the permits in force")},
+    )
 
 
 @login_required
 @require_GET
 def permit_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    permit = get_object_or_404(permits_visible_to(request.user), pk=pk)
+    permit = get_object_or_404(
+        permits_visible_to(request.user)
+        .select_related("application__site__rain__station")
+        .prefetch_related(
+            Prefetch(
+                "application__documents",
+                queryset=Document.objects.filter(
+                    kind__in=[DocumentKind.PERMIT, DocumentKind.DISAPPROVAL_LETTER]
+                ),
+                to_attr="letters",
+            ),
+            "extensions",
+            "sureties",
+            "amendments",
+            "application__enforcement_cases",
+        ),
+        pk=pk,
+    )
     ordinance = load(permit.village_id)
     from siltfence.apps.permits.services import amendment_triggers
 

@@ -59,12 +59,13 @@ def permittee_duties(context: Any, permit: Any, duties: list[dict[str, Any]]) ->
     )
     standing = [c for c in ordinance.rules.get("permit_conditions", []) if c["id"] not in COUNTED]
     from siltfence.apps.duties.models import SiteStation
+    from siltfence.apps.permits.models import Site
 
-    station = (
-        SiteStation.objects.filter(site_id=permit.application.site_id)
-        .select_related("station")
-        .first()
-    )
+    site = permit.application.site
+    if Site.rain.is_cached(site):  # the page read it with the permit (select_related)
+        station = getattr(site, "rain", None)
+    else:
+        station = SiteStation.objects.filter(site=site).select_related("station").first()
     request = context.get("request")
     user = getattr(request, "user", None)
     return {

@@ -1,0 +1,152 @@
+"""The long lists a page at a time, in a real Chromium at a desk's width and a phone's:
+the review queue, the permits in force, the applicant's own list and the public register.
+
+On a 390 px phone each table stacks (a card per row, nothing scrolls sideways) and the page
+links are there, big enough to tap; a screen reader finds them as a named navigation with
+the current page marked. axe-core finds nothing on any of them.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from conftest import DESK, PHONE, assert_accessible, sign_in
+from siltfence.apps.accounts.models import Membership, Role
+from siltfence.apps.documents.pdf import lines_to_pdf
+from siltfence.apps.permits import services
+from siltfence.apps.permits.models import DocumentKind
+from siltfence.apps.web import paging
+
+PASSWORD = "list-pages-password-2026"
+SPENCER = "spencer-wi"
+FACTS = {"disturbed_area": 9000, "land_use": "residential"}
+SIZES = pytest.mark.parametrize("size", [DESK, PHONE], ids=["desk", "phone"])
+
+
+@pytest.fixture
+def world(purgeable_audit, monkeypatch):
+    """Five applications under review, a paused one and two permits in Spencer; two to a
+    page, so each list has more than one page."""
+    monkeypatch.setattr(paging, "PAGE_SIZE", 2)
+    from siltfence.apps.enforcement import register
+
+    monkeypatch.setattr(register, "PAGE_SIZE", 2)
+    village = {v.id: v for v in services.village_sync()}[SPENCER]
+    users = get_user_model().objects
+    owner = users.create_user("owner", password=PASSWORD, first_name="Alex")
+    clerk = users.create_user("clerk", password=PASSWORD)
+    Membership.objects.create(user=clerk, village=village, role=Role.STAFF)
+    for i in range(8):
+        filed = timezone.now() - datetime.timedelta(days=60 - 7 * i)
+        application = services.application_create(
+            applicant=owner,
+            village=village,
+            address=f"{i + 1} Long Street With A Long Name, Spencer",
+            facts=FACTS,
+            on=filed.date(),
+            parties=[{"role": "landowner", "name": "Alex Schmid"}],
+        )
+        services.document_upload(
+            application=application,
+            user=owner,
+            kind=DocumentKind.PLAN,
+            name="plan.pdf",
+            content=lines_to_pdf(["Control plan"], title="plan"),
+            claimed_type="application/pdf",
+        )
+        contents = application.determination["plan"]["contents"]
+        services.application_checklist_set(
+            application=application, user=owner, items=list(range(len(contents)))
+        )
+        services.application_submit(application=application, user=owner, at=filed)
+        step = filed + datetime.timedelta(days=1)
+        if i in (1, 4):
+            services.application_approve(application=application, staff=clerk, at=step)
+        elif i == 6:
+            services.application_information_request(
+                application=application, staff=clerk, message="Stockpiles?", at=step
+            )
+    return {"owner": owner, "clerk": clerk}
+
+
+def opened(browser, size, base, username=None):
+    page = browser.new_context(viewport=size).new_page()
+    if username:
+        sign_in(page, base, username, PASSWORD)
+    return page
+
+
+def fits_and_stacks(page, size) -> None:
+    """Nothing wider than the window; on a phone each row is a card (cells one under
+    another), at a desk a table row."""
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= size["width"], f"{page.url} is {width}px wide in a {size['width']}px window"
+    display = page.evaluate(
+        "() => getComputedStyle(document.querySelector('table.usa-table--stacked td')).display"
+    )
+    assert display == ("block" if size is PHONE else "table-cell"), page.url
+
+
+def pages_work(page, name: str) -> None:
+    """The page links are a navigation a screen reader announces by name, with this page
+    marked; page 2 is there to tap (at least 24 px square: WCAG 2.2, 2.5.8) and opens."""
+    nav = page.get_by_role("navigation", name=f"Pages of {name}")
+    expect(nav).to_be_visible()
+    expect(nav.locator('[aria-current="page"]')).to_have_text("1")
+    second = nav.get_by_role("link", name="Page 2", exact=True)
+    expect(second).to_be_visible()
+    box = second.bounding_box()
+    assert box is not None and box["width"] >= 24 and box["height"] >= 24
+    second.click()
+    page.wait_for_load_state()
+    assert re.search(r"[?&]page=2", page.url)
+    expect(nav.locator('[aria-current="page"]')).to_have_text("2")
+
+
+@SIZES
+def test_the_review_queue_pages_and_stacks(live_server, browser, world, size):
+    page = opened(browser, size, live_server.url, "clerk")
+    page.goto(f"{live_server.url}/staff/")
+    rows = page.get_by_test_id("queue").locator("tbody tr")
+    expect(rows).to_have_count(2)
+    # Filed 60 days ago, 45 days to decide (§ 413-8D): overdue, and first.
+    expect(rows.first).to_contain_text("OVERDUE")
+    fits_and_stacks(page, size)
+    assert_accessible(page)
+    pages_work(page, "the review queue")
+    fits_and_stacks(page, size)
+
+
+@SIZES
+def test_the_permits_list_and_the_applicant_s_list_page_and_stack(
+    live_server, browser, world, size
+):
+    page = opened(browser, size, live_server.url, "clerk")
+    page.goto(f"{live_server.url}/staff/permits/")
+    fits_and_stacks(page, size)
+    assert_accessible(page)
+    expect(page.get_by_role("navigation", name="Pages of the permits in force")).to_have_count(0)
+
+    mine = opened(browser, size, live_server.url, "owner")
+    mine.goto(f"{live_server.url}/portal/")
+    fits_and_stacks(mine, size)
+    assert_accessible(mine)
+    pages_work(mine, "your applications")
+    fits_and_stacks(mine, size)
+    assert_accessible(mine)
+
+
+@SIZES
+def test_the_public_register_pages_and_stacks(live_server, browser, world, size):
+    page = opened(browser, size, live_server.url)
+    for asked in ("abc", "999999", "-1"):
+        page.goto(f"{live_server.url}/register/?page={asked}")
+        expect(page.get_by_test_id("register").locator("tbody tr")).to_have_count(2)
+        fits_and_stacks(page, size)
+    assert_accessible(page)

@@ -1,0 +1,300 @@
+"""The list pages hold at any number of permits: the staff's review queue and permits
+list, the applicant's own list and the public register run the same number of queries
+at 3 applications as at 30, show a page at a time with links a screen reader and a
+phone can use, and answer any ``?page=`` with a page. The queue reads the decision day
+stored on each application (no events), overdue first and paused clocks last. The
+permit page reads its related records once each, however many there are.
+"""
+
+from __future__ import annotations
+
+import datetime
+import html
+import re
+from decimal import Decimal
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import factories
+import pytest
+from django.test import Client
+from django.urls import reverse
+from factories import SPENCER
+
+from siltfence.apps.permits import services
+from siltfence.apps.permits.clocks import review_clock
+from siltfence.apps.permits.models import Application, ApplicationStatus, Permit
+from siltfence.apps.web import paging
+
+pytestmark = pytest.mark.django_db
+CHICAGO = ZoneInfo("America/Chicago")
+
+# Queries per page, whatever the number of rows. Every signed-in page: the session, the
+# user, the second factor's devices, the memberships. Then the page's own: the queue a
+# count and a page of rows, the fee schedule, the drafts owing it (and their count when
+# there are more than a page) and the village names; the permits list a count and a page;
+# the applicant's list a count and a page; the register (no sign-in) a count and a page
+# of permits, the sites without a permit, and the villages to search. The permit page reads the
+# permit with its application, site and rain station, then once each its letters,
+# extensions, sureties, amendments, enforcement cases, events, the office calendar and
+# the audit record.
+QUEUE_QUERIES = 10
+PERMITS_QUERIES = 6
+PORTAL_QUERIES = 6
+REGISTER_QUERIES = 5
+PERMIT_PAGE_QUERIES = 13
+
+STATES = ("under_review", "information_requested", "approved", "disapproved", "draft")
+
+
+def signed_in(user: Any) -> Client:
+    client = Client()
+    client.force_login(user, backend=factories.ModelBackend)
+    return client
+
+
+def text_of(response: Any) -> str:
+    body = re.sub(r"<script.*?</script>", " ", response.content.decode(), flags=re.S)
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", body)))
+
+
+def rows_of(response: Any, testid: str | None = None) -> list[str]:
+    page = response.content.decode()
+    if testid is not None:
+        page = page[page.index(f'data-testid="{testid}"') :]
+    body = page[page.index("<tbody>") : page.index("</tbody>")]
+    return re.findall(r"<tr[ >].*?</tr>", body, re.S)
+
+
+def build(people: Any, count: int) -> list[Application]:
+    """``count`` applications of applicant A in Spencer, in every state in turn, each
+    filed a week before the last (so the queue's clocks fall due in filing order, the
+    oldest long overdue); then a fee in force, which the drafts owe."""
+    made = []
+    for i in range(count):
+        made.append(
+            factories.make_application(
+                applicant=people.applicant_a,
+                village=SPENCER,
+                state=STATES[i % len(STATES)],
+                staff=people.staff[SPENCER],
+                address=f"{i + 1} Scale St, Spencer",
+                days_ago=3 + 7 * i,
+            )
+        )
+    services.fee_schedule_set(
+        village=made[0].village,
+        staff=people.staff[SPENCER],
+        effective_from=datetime.date(2026, 1, 1),
+        amount=Decimal("75.00"),
+        authority="Village Board resolution 2026-01",
+    )
+    return made
+
+
+PAGES = {
+    "queue": ("web:staff-queue", "staff", QUEUE_QUERIES),
+    "permits": ("web:staff-permits", "staff", PERMITS_QUERIES),
+    "portal": ("web:portal", "applicant", PORTAL_QUERIES),
+    "register": ("register:register", "public", REGISTER_QUERIES),
+}
+
+
+def client_for(people: Any, who: str) -> Client:
+    if who == "staff":
+        return signed_in(people.staff[SPENCER])
+    if who == "applicant":
+        return signed_in(people.applicant_a)
+    return Client()
+
+
+def expected_rows(made: list[Application], name: str) -> int:
+    states = [a.status for a in made]
+    if name == "queue":
+        return sum(s in ("under_review", "information_requested") for s in states)
+    if name in ("permits", "register"):
+        return states.count(ApplicationStatus.APPROVED)
+    return len(states)
+
+
+@pytest.mark.parametrize("count", [3, 30])
+@pytest.mark.parametrize("name", list(PAGES))
+def test_a_list_page_runs_the_same_queries_at_3_and_at_30_applications(
+    people, django_assert_max_num_queries, name, count
+):
+    made = build(people, count)
+    url, who, bound = PAGES[name]
+    client = client_for(people, who)
+    with django_assert_max_num_queries(bound):
+        response = client.get(reverse(url))
+    assert response.status_code == 200
+    assert len(rows_of(response)) == expected_rows(made, name)
+    if name == "queue":
+        drafts = sum(a.status == ApplicationStatus.DRAFT for a in made)
+        if drafts:
+            assert len(rows_of(response, "awaiting-fee")) == drafts
+
+
+def test_the_queue_is_ordered_by_the_stored_decision_day_overdue_first_paused_last(people):
+    made = build(people, 12)
+    filed = [a for a in made if a.status == ApplicationStatus.UNDER_REVIEW]
+    paused = [a for a in made if a.status == ApplicationStatus.INFORMATION_REQUESTED]
+    response = signed_in(people.staff[SPENCER]).get(reverse("web:staff-queue"))
+    numbers = re.findall(r">([A-Z]+-\d{4}-\d{4})</a>", "".join(rows_of(response, "queue")))
+
+    # Filed a week apart, oldest last in ``made``: § 413-8D gives each 45 days, so the
+    # oldest is due first; the paused ones follow, whatever their filing day.
+    running = sorted(filed, key=lambda a: a.received_at)
+    assert numbers == [a.number for a in running] + [
+        a.number for a in sorted(paused, key=lambda a: a.received_at)
+    ]
+    rows = rows_of(response, "queue")
+    for application, row in zip(running, rows, strict=False):
+        clock = review_clock(application)
+        assert clock is not None
+        stored = Application.objects.get(pk=application.pk).decision_due
+        assert stored is not None and stored.isoformat() == clock["due"]
+        assert clock["due"] in row
+        assert ("OVERDUE" in row) == (clock["status"] == "overdue")
+    # Filed 59 days ago, 45 days to decide: overdue, and at the top.
+    assert "OVERDUE" in rows[0] and 'class="overdue"' in rows[0]
+    assert "Paused: waiting for information since" in rows[-1]
+
+
+def test_the_queue_shows_a_page_at_a_time_with_links_to_the_others(people, monkeypatch):
+    monkeypatch.setattr(paging, "PAGE_SIZE", 2)
+    made = build(people, 12)
+    waiting = [
+        a.number
+        for a in Application.objects.filter(pk__in=[a.pk for a in made])
+        .exclude(decision_due=None)
+        .order_by("decision_due")
+    ]
+    client = signed_in(people.staff[SPENCER])
+
+    first = client.get(reverse("web:staff-queue")).content.decode()
+    nav = first[first.index('<nav aria-label="Pages of the review queue"') :]
+    nav = nav[: nav.index("</nav>")]
+    # Six rows in the queue (three filed, three paused) at two a page: three pages.
+    assert 'aria-current="page" aria-label="Page 1, this page">1</a>' in nav
+    assert 'href="?page=2" aria-label="Page 2">2</a>' in nav
+    assert 'href="?page=3" aria-label="Page 3">3</a>' in nav
+    assert 'href="?page=2" rel="next">' in nav and 'Next<span class="sr"> page</span>' in nav
+    assert 'rel="prev"' not in nav
+    assert "Page 1 of 3: 1 to 2 of 6." in text_of_html(first)
+
+    seen = []
+    for number in (1, 2, 3):
+        response = client.get(reverse("web:staff-queue"), {"page": number})
+        seen += re.findall(r">([A-Z]+-\d{4}-\d{4})</a>", "".join(rows_of(response, "queue")))
+    assert seen[: len(waiting)] == waiting
+    assert len(seen) == len(set(seen)) == 6
+
+    last = client.get(reverse("web:staff-queue"), {"page": 3}).content.decode()
+    assert 'href="?page=2" rel="prev">' in last and 'rel="next"' not in last
+
+
+def text_of_html(page: str) -> str:
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
+
+
+def test_page_links_keep_the_register_search(people, monkeypatch):
+    from siltfence.apps.enforcement import register
+
+    monkeypatch.setattr(register, "PAGE_SIZE", 1)
+    build(people, 15)
+    response = Client().get(reverse("register:register"), {"q": "Scale St", "village": SPENCER})
+    page = response.content.decode()
+    assert f"q=Scale+St&amp;village={SPENCER}&amp;page=2" in page
+
+
+BAD_PAGES = ["abc", "", "0", "-1", "1.5", "999999", "9" * 5000, "2%00", "\x00", "１"]
+
+
+@pytest.mark.parametrize("name", list(PAGES))
+def test_any_page_number_gets_a_page_never_an_error(people, monkeypatch, name):
+    monkeypatch.setattr(paging, "PAGE_SIZE", 1)
+    from siltfence.apps.enforcement import register
+
+    monkeypatch.setattr(register, "PAGE_SIZE", 1)
+    build(people, 12)
+    url, who, _ = PAGES[name]
+    client = client_for(people, who)
+    for page in BAD_PAGES:
+        response = client.get(reverse(url), {"page": page})
+        assert response.status_code == 200, page
+        assert rows_of(response), page
+    # Not a number: the first page; past the end: the last one.
+    first = text_of(client.get(reverse(url), {"page": "abc"}))
+    number, pages = re.search(r"Page (\d+) of (\d+)", first).groups()  # type: ignore[union-attr]
+    assert number == "1" and int(pages) > 1
+    last = text_of(client.get(reverse(url), {"page": "999999"}))
+    assert f"Page {pages} of {pages}" in last
+
+
+def test_a_huge_search_or_filter_is_answered_with_a_page(people):
+    build(people, 3)
+    client = Client()
+    for params in ({"q": "x" * 100_000}, {"village": "v" * 10_000}, {"q": "Nowhere\x00"}):
+        response = client.get(reverse("register:register"), params)
+        assert response.status_code == 200
+        assert "Nothing matches the search." in text_of(response)
+    # A NUL is no character of any address (PostgreSQL cannot even search for one): it
+    # is dropped, and a status that is not one is no filter.
+    for params in (
+        {"q": "Scale St\x00"},
+        {"q": "\x00"},
+        {"village": SPENCER + "\x00"},
+        {"status": "s" * 10_000},
+        {"status": "\x00"},
+    ):
+        response = client.get(reverse("register:register"), params)
+        assert response.status_code == 200
+        assert len(rows_of(response)) == 1, params
+    for url in (reverse("register:csv"), reverse("register:geojson")):
+        assert client.get(url, {"q": "\x00", "village": "\x00"}).status_code == 200
+    staff = signed_in(people.staff[SPENCER])
+    assert staff.get(reverse("web:staff-queue"), {"page": "p" * 100_000}).status_code == 200
+
+
+def test_the_permit_page_reads_each_kind_of_record_once_however_many(
+    people, django_assert_max_num_queries
+):
+    staff = people.staff[SPENCER]
+    bare = factories.make_application(
+        applicant=people.applicant_a, village=SPENCER, state="approved", staff=staff
+    ).permit
+    busy = factories.make_application(
+        applicant=people.applicant_a,
+        village=SPENCER,
+        state="approved",
+        staff=staff,
+        address="2 Busy St, Spencer",
+        days_ago=30,
+    ).permit
+    today = datetime.date.today()
+    for days in (10, 20):
+        services.permit_extend(permit=busy, staff=staff, days=days, on=today)
+    for reference in ("B-1", "B-2"):
+        services.surety_record(
+            permit=busy,
+            staff=staff,
+            kind="surety_bond",
+            amount=Decimal("5000"),
+            issuer="Badger Surety",
+            reference=reference,
+            received_on=today,
+        )
+    for _ in range(2):
+        factories.request_amendment(Permit.objects.get(pk=busy.pk), people.applicant_a)
+
+    for user in (staff, people.applicant_a):
+        client = signed_in(user)
+        for permit in (bare, busy):
+            with django_assert_max_num_queries(PERMIT_PAGE_QUERIES):
+                response = client.get(reverse("web:permit", args=[permit.pk]))
+            assert response.status_code == 200
+    page = text_of(response)
+    assert page.count("Surety bond $5000") == 2 and "B-2" in page
+    assert "10 days" in page and "20 days" in page
+    assert page.count("Move the stockpile to the west side.") == 2
