@@ -16,6 +16,9 @@ from pathlib import Path
 
 import pytest
 
+# Runs on its own SQLite file or on no database: the PostgreSQL pass leaves it out.
+pytestmark = pytest.mark.no_suite_database
+
 SILTFENCE = [sys.executable, "-c", "from siltfence.cli.main import run; run()"]
 KEY = secrets.token_urlsafe(48)
 RECORD_THREE_EVENTS = """
@@ -55,9 +58,6 @@ import django
 django.setup()
 from django.db import connection
 from siltfence.apps.audit.models import AuditEvent, ChainHead
-
-# Runs on its own SQLite file or on no database: the PostgreSQL pass leaves it out.
-pytestmark = pytest.mark.no_suite_database
 with connection.cursor() as cursor:
     cursor.execute("INSERT INTO audit_purge_window (opened_at) VALUES (CURRENT_TIMESTAMP)")
     cursor.execute("DELETE FROM audit_auditevent WHERE seq = 3")

@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pytest
 
+# Runs on its own SQLite file or on no database: the PostgreSQL pass leaves it out.
+pytestmark = pytest.mark.no_suite_database
+
 SILTFENCE = [sys.executable, "-c", "from siltfence.cli.main import run; run()"]
 RECORD_THREE_EVENTS = """
 import django
 django.setup()
 from django.db import transaction
 from siltfence.apps.audit.chain import event_record
-
-# Runs on its own SQLite file or on no database: the PostgreSQL pass leaves it out.
-pytestmark = pytest.mark.no_suite_database
 for number in (1, 2, 3):
     with transaction.atomic():
         event_record(actor=None, entity="application", entity_id=number,

@@ -29,6 +29,9 @@ from typing import Any
 
 import pytest
 
+# Runs on its own SQLite file or on no database: the PostgreSQL pass leaves it out.
+pytestmark = pytest.mark.no_suite_database
+
 REPO = Path(__file__).resolve().parents[2]
 TESTS = REPO / "tests"
 # What Django's debug pages and default answers show, and a visitor must never see.
@@ -41,9 +44,6 @@ PROBE = """
 import io, json, sys
 from siltfence.config.wsgi import application
 from django.conf import settings
-
-# Runs on its own SQLite file or on no database: the PostgreSQL pass leaves it out.
-pytestmark = pytest.mark.no_suite_database
 if len(sys.argv) > 1:
     settings.ROOT_URLCONF = sys.argv[1]
 answers = []
