@@ -155,15 +155,20 @@ def _recompute_chunk(ids: list[int]) -> None:
     )
     villages = {a.village_id for a in rows}
     ordinances = {v: load(v) for v in villages}
-    wanted = frozenset().union(*(clock_event_types(o) for o in ordinances.values()))
+    types = {v: clock_event_types(o) for v, o in ordinances.items()}
+    village_of = {a.pk: a.village_id for a in rows}
     events: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    zone_of = {a.pk: ordinances[a.village_id].time_zone for a in rows}
     for application_id, kind, at, fields in (
-        TimelineEvent.objects.filter(application_id__in=ids, type__in=wanted)
+        TimelineEvent.objects.filter(
+            application_id__in=ids, type__in=frozenset().union(*types.values())
+        )
         .order_by("application_id", "at", "id")
         .values_list("application_id", "type", "at", "fields")
     ):
-        events[application_id].append(contract_event(kind, at, fields, zone_of[application_id]))
+        village = village_of[application_id]
+        if kind in types[village]:  # each village's own clock events, as one at a time
+            zone = ordinances[village].time_zone
+            events[application_id].append(contract_event(kind, at, fields, zone))
     closures = _closures(villages)
     changed = []
     for application in rows:
