@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.db import transaction
 from django.utils import timezone
@@ -13,6 +14,7 @@ from django.utils import timezone
 from siltfence.apps.enforcement import services as s
 from siltfence.apps.enforcement.models import EnforcementCase
 from siltfence.apps.permits.models import Permit, Village
+from siltfence.core.ordinance.loader import load
 
 
 @transaction.atomic
@@ -23,6 +25,12 @@ def enforcement_demo_load(villages: dict[str, Village], users: dict[str, Any]) -
 
     now = timezone.now()
     ago = lambda days: now - datetime.timedelta(days=days)  # noqa: E731
+
+    def day_ago(days: int, village: str) -> datetime.date:
+        """The village's own calendar day that many days ago (in the evening the day in
+        UTC is already tomorrow's)."""
+        return ago(days).astimezone(ZoneInfo(load(village).time_zone)).date()
+
     spencer_staff = users["spencer-building-inspector"]
     permit = (
         Permit.objects.filter(village_id="spencer-wi", status="active")
@@ -36,7 +44,7 @@ def enforcement_demo_load(villages: dict[str, Village], users: dict[str, Any]) -
             source="inspection",
             description="Silt fence down along the east lot line; sediment in the street gutter.",
             provision="§ 413-7B(5)(c)",
-            days_from=ago(14).date(),
+            days_from=day_ago(14, "spencer-wi"),
             at=ago(14),
             permit=permit,
             party_name="Becker Excavating",
@@ -65,8 +73,8 @@ def enforcement_demo_load(villages: dict[str, Village], users: dict[str, Any]) -
             source="observation",
             description="Stockpile against the storm inlet on 2nd St, no barrier.",
             provision="§ 135-11",
-            days_from=ago(6).date(),
-            days_to=ago(5).date(),
+            days_from=day_ago(6, "new-glarus-wi"),
+            days_to=day_ago(5, "new-glarus-wi"),
             at=ago(5),
             permit=ng_permit,
         ).case
@@ -76,7 +84,7 @@ def enforcement_demo_load(villages: dict[str, Village], users: dict[str, Any]) -
         appeal = appeal_file(
             village=villages["new-glarus-wi"],
             filed_by=ng_staff,
-            on=ago(3).date(),
+            on=day_ago(3, "new-glarus-wi"),
             appellant_name=ng_permit.application.applicant.get_full_name(),
             standing="aggrieved_person",
             grounds="The stockpile was moved the same afternoon; the barrier was in place.",
@@ -86,7 +94,7 @@ def enforcement_demo_load(villages: dict[str, Village], users: dict[str, Any]) -
             appeal=appeal,
             user=ng_staff,
             hearing_at=now + datetime.timedelta(days=10),
-            notice_given_on=ago(2).date(),
+            notice_given_on=day_ago(2, "new-glarus-wi"),
             notice_to=f"{appeal.appellant_name}; the Village Administrator",
             place="Village Hall, 319 2nd St",
         )
