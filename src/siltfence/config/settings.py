@@ -250,7 +250,9 @@ SESSION_EXPIRE_AT_BROWSER_CLOSE = True
 STATIC_URL = "/static/"
 STATIC_ROOT = DATA_DIR / "static"
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Uploads and generated documents: a file written in a transaction is moved into
+    # MEDIA_ROOT when the transaction commits (decision 22).
+    "default": {"BACKEND": "siltfence.apps.documents.storage.StagedFileSystemStorage"},
     "staticfiles": {
         "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
         if PRODUCTION

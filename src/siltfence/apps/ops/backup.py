@@ -135,6 +135,11 @@ def backup_create(target: Path) -> dict[str, Any]:
         raise BackupError(f"{target}: is a folder; give the archive's file name")
     vendor, database = _vendor()
     media_root = Path(settings.MEDIA_ROOT)
+    from siltfence.apps.documents.storage import staged_files_recover
+
+    # The files of committed records that a process ended before moving into MEDIA_ROOT
+    # are moved there first, so the archive holds them (decision 22).
+    staged_files_recover()
     with tempfile.TemporaryDirectory(dir=target.parent, prefix=".siltfence-backup-") as tmp:
         staging = Path(tmp) / "content"
         staging.mkdir()

@@ -1,5 +1,7 @@
 """Load the demo: both villages, a login for every role, and applications and permits
-in every state, so a newcomer can click through the whole flow. Idempotent."""
+in every state, so a newcomer can click through the whole flow. Idempotent, and safe to
+stop at any moment (even killed): run again, it completes the demo, with no record twice
+and no stored file that no record names."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import os
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
@@ -160,6 +163,11 @@ class Command(BaseCommand):
     help = "Load both villages, demo users for every role, and applications in every state."
 
     def handle(self, *args: Any, **options: Any) -> None:
+        from siltfence.apps.documents.storage import staged_files_recover
+
+        # Files of a load that was stopped: moved into place if their records committed,
+        # else deleted.
+        staged_files_recover()
         villages = {v.id: v for v in services.village_sync()}
         users = self._users(villages)
         if Application.objects.exists():
@@ -183,28 +191,34 @@ class Command(BaseCommand):
 
     def _users(self, villages: dict[str, Village]) -> dict[str, Any]:
         user_model = get_user_model()
+        hashed: list[str] = []
+
+        def password() -> str:
+            # Each login is made with its password in one insert, so a load stopped part
+            # way leaves no login without it. Every demo login has the same password: it
+            # is hashed once (hashing takes a second or two).
+            if not hashed:
+                hashed.append(make_password(PASSWORD))
+            return hashed[0]
+
         users = {}
         for username, first, last, village, role in USERS:
-            user, created = user_model.objects.get_or_create(
+            user, _ = user_model.objects.get_or_create(
                 username=username,
                 defaults={
                     "first_name": first,
                     "last_name": last,
                     "email": f"{username}@example.org",
+                    "password": password,
                 },
             )
-            if created:
-                user.set_password(PASSWORD)
-                user.save()
             if village and role:
                 Membership.objects.get_or_create(user=user, village=villages[village], role=role)
             users[username] = user
-        admin, created = user_model.objects.get_or_create(
-            username="demo-admin", defaults={"is_staff": True, "is_superuser": True}
+        user_model.objects.get_or_create(
+            username="demo-admin",
+            defaults={"is_staff": True, "is_superuser": True, "password": password},
         )
-        if created:
-            admin.set_password(PASSWORD)
-            admin.save()
         return users
 
     @transaction.atomic
