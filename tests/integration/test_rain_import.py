@@ -22,6 +22,7 @@ from django.db import connection
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rainfiles import many_days_file
 from siltfence.apps.rain.models import RainDay, Station
 from siltfence.apps.rain.services import rain_file_import
 from siltfence.core.errors import SiltfenceError
@@ -97,21 +98,6 @@ def test_a_file_that_names_no_station_needs_one_and_a_gauge_is_summed_by_day():
     # 0.25 + 0.40 + 0.05 + 0.30 in on May 7 local = 1.00 in = 25.4 mm
     assert days[datetime.date(2024, 5, 7)] == 254
     assert Station.objects.get().id == "SITE-7"
-
-
-def many_days_file(path: Path) -> dict[tuple[str, datetime.date], int]:
-    """60,000 station-days in the GHCN-Daily CSV layout, and what each should hold."""
-    expected = {}
-    start = datetime.date(1960, 1, 1)
-    with path.open("w") as out:
-        for index in range(20_000):
-            day = start + datetime.timedelta(days=index)
-            stamp = day.strftime("%Y%m%d")
-            for number, station in enumerate(["USC00475573", "USW00014837", "USW00014839"]):
-                value = (index * 7 + number * 13) % 97
-                out.write(f"{station},{stamp},PRCP,{value},,,W,2400\n")
-                expected[(station, day)] = value
-    return expected
 
 
 def database_url() -> str:
