@@ -231,6 +231,76 @@ def test_a_reversed_revocation_puts_the_permit_back_in_force(people: People) -> 
     assert Permit.objects.get(application_id=order.case.application_id).status == "active"
 
 
+def _appeal_heard(people: People, village: str, action: Any, standing: str) -> Any:
+    appeal = a.appeal_file(
+        village=action.case.village,
+        filed_by=people.applicant_a,
+        on=datetime.date(2026, 7, 13),
+        appellant_name="Alex Schmid",
+        standing=standing,
+        grounds="The fence was up.",
+        action=action,
+    )
+    a.appeal_hearing_schedule(
+        appeal=appeal,
+        user=people.board[village],
+        hearing_at=at("2026-07-20", 19),
+        notice_given_on=datetime.date(2026, 7, 14),
+        notice_to="Alex Schmid",
+    )
+    return appeal
+
+
+def test_reversing_an_order_already_complied_with_leaves_a_later_order_in_force(
+    people: People,
+) -> None:
+    # The board decides the appeal of the order appealed (§ 135-12A); an order posted
+    # later is another decision of the Village Administrator, in force until it ends.
+    order = _order(people, NEW_GLARUS)
+    staff = people.staff[NEW_GLARUS]
+    appeal = _appeal_heard(people, NEW_GLARUS, order, "aggrieved_person")
+    s.compliance_record(case=order.case, staff=staff, at=at("2026-07-14"))
+    later = s.stop_work_order_post(
+        case=order.case, staff=staff, at=at("2026-07-16"), grounds=["conditions-not-met"]
+    )
+    a.appeal_decide(
+        appeal=appeal,
+        board_member=people.board[NEW_GLARUS],
+        at=at("2026-07-20", 20),
+        decision="reverse",
+        reasons="The first order was posted on the wrong lot.",
+    )
+    assert open_stop_work_order(order.case) == later
+    assert not order.case.actions.filter(kind="retraction").exists()
+    assert not TimelineEvent.objects.filter(
+        application_id=order.case.application_id, type="order_retracted"
+    ).exists()
+
+
+def test_reversing_a_revocation_already_retracted_leaves_a_later_revocation_in_effect(
+    people: People,
+) -> None:
+    # § 413-10D: the Building Inspector retracted the first revocation; the permit was
+    # revoked again later, and that revocation was not appealed.
+    order = _order(people, SPENCER)
+    staff = people.staff[SPENCER]
+    first = s.permit_revoke(case=order.case, staff=staff, at=at("2026-07-12"), reasons="No.")
+    appeal = _appeal_heard(people, SPENCER, first, "permittee")
+    s.order_retract(
+        case=order.case, staff=staff, at=at("2026-07-14"), order="revocation", reason="Fixed."
+    )
+    s.permit_revoke(case=order.case, staff=staff, at=at("2026-07-16"), reasons="Down again.")
+    a.appeal_decide(
+        appeal=appeal,
+        board_member=people.board[SPENCER],
+        at=at("2026-07-20", 20),
+        decision="reverse",
+        reasons="The first revocation came before the ten days had run.",
+    )
+    assert Permit.objects.get(application_id=order.case.application_id).status == "revoked"
+    assert order.case.actions.filter(kind="retraction").count() == 1  # the inspector's
+
+
 def test_a_variance_is_granted_only_with_all_three_findings(people: People, villages: Any) -> None:
     appeal = a.appeal_file(
         village=villages[SPENCER],

@@ -285,6 +285,28 @@ def _zone(name: str) -> Any:
     return ZoneInfo(name)
 
 
+def _in_effect(case: EnforcementCase, action: EnforcementAction) -> bool:
+    """Whether the order or revocation appealed is still the one in effect in the case.
+
+    Reversing it undoes it only then: a stop-work order already complied with or retracted,
+    or a revocation already retracted, has nothing left to undo, and an order or
+    revocation made after it is another decision of the authority, appealed on its own.
+    Call inside the case's lock."""
+    from siltfence.apps.enforcement.selectors import open_stop_work_order
+    from siltfence.apps.permits.models import Permit, PermitStatus
+
+    if action.kind == "stop_work_order":
+        current = open_stop_work_order(case)
+        return current is not None and current.pk == action.pk
+    revoked = (
+        Permit.objects.select_for_update()
+        .filter(application_id=case.application_id, status=PermitStatus.REVOKED)
+        .exists()
+    )
+    latest = case.actions.filter(kind="revocation").order_by("at", "id").last()
+    return revoked and latest is not None and latest.pk == action.pk
+
+
 def appeal_decide(
     *,
     appeal: Appeal,
@@ -354,32 +376,16 @@ def appeal_decide(
             order = {"stop_work_order": "stop_work_order", "revocation": "revocation"}.get(
                 locked.action.kind
             )
-            if order is not None:
-                from siltfence.apps.enforcement.selectors import open_stop_work_order
-                from siltfence.apps.permits.models import Permit, PermitStatus
-
-                if order == "revocation":
-                    # Already retracted by the authority meanwhile: nothing left to undo.
-                    still = (
-                        Permit.objects.select_for_update()
-                        .filter(
-                            application_id=locked_case.application_id,
-                            status=PermitStatus.REVOKED,
-                        )
-                        .exists()
-                    )
-                else:
-                    still = open_stop_work_order(locked_case) is not None
-                if still:
-                    _retraction(
-                        locked_case,
-                        actor=board_member,
-                        at=at,
-                        order=order,
-                        by="appeals_board",
-                        reason=f"Reversed on appeal {locked.number}: {reasons}"[:2000],
-                        appeal=locked,
-                    )
+            if order is not None and _in_effect(locked_case, locked.action):
+                _retraction(
+                    locked_case,
+                    actor=board_member,
+                    at=at,
+                    order=order,
+                    by="appeals_board",
+                    reason=f"Reversed on appeal {locked.number}: {reasons}"[:2000],
+                    appeal=locked,
+                )
         _audit(
             locked,
             actor=board_member,
