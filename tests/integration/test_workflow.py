@@ -184,6 +184,45 @@ def test_extensions_add_up_to_180_days_each_and_no_more(villages, people):
     assert [x.days for x in permit.extensions.all()] == [180, 10]
 
 
+def test_a_permit_issued_in_the_afternoon_is_extended_and_closed_that_same_day(villages, people):
+    # Issued at 3 p.m.; the extension and the closing are given by their day. The law
+    # counts the extension from the issue (§ 413-8E(1)), so the same day is no obstacle.
+    application = filed(villages, people, at=local(2026, 5, 1, 10))
+    permit = services.application_approve(
+        application=application, staff=people["bi"], at=local(2026, 5, 1, 15)
+    )
+    services.permit_extend(permit=permit, staff=people["bi"], days=30, on=datetime.date(2026, 5, 1))
+    # Oct 28 + 30 days = Nov 27, 2026.
+    assert permit.expires_on == datetime.date(2026, 11, 27)
+    services.permit_close(
+        permit=permit, staff=people["bi"], on=datetime.date(2026, 5, 1), cover_percent=80
+    )
+    assert permit.status == "closed"
+    assert review_clock(application) is not None  # the timeline still reads
+
+
+def test_nothing_on_a_permit_is_dated_before_its_issue(villages, people):
+    application = filed(villages, people, at=local(2026, 5, 1, 10))
+    permit = services.application_approve(
+        application=application, staff=people["bi"], at=local(2026, 5, 1, 15)
+    )
+    before = datetime.date(2026, 4, 30)
+    for step in (
+        lambda: services.permit_extend(permit=permit, staff=people["bi"], days=30, on=before),
+        lambda: services.permit_close(
+            permit=permit, staff=people["bi"], on=before, cover_percent=80
+        ),
+    ):
+        with pytest.raises(ActionRefused) as refused:
+            step()
+        assert refused.value.field == "on"
+        assert str(refused.value) == (
+            "on: the permit was issued on 2026-05-01; nothing on it can be dated 2026-04-30"
+        )
+    permit.refresh_from_db()
+    assert (permit.status, permit.expires_on) == ("active", datetime.date(2026, 10, 28))
+
+
 def test_a_disapproval_needs_written_reasons_and_produces_the_letter(villages, people):
     application = filed(villages, people, at=local(2026, 5, 1, 10))
     with pytest.raises(ActionRefused, match="reasons in writing"):

@@ -626,6 +626,28 @@ def _zone(ordinance: Ordinance) -> Any:
     return ZoneInfo(ordinance.time_zone)
 
 
+def _day_moment(permit: Permit, on: datetime.date, ordinance: Ordinance) -> datetime.datetime:
+    """The moment recorded for a step given by its day (an extension, the closing): noon in
+    the village, but never before the permit's issue, which the timeline counts it from (a
+    permit issued at 3 p.m. and extended that day is extended at 3 p.m.). Call after
+    checking that ``on`` is not before the day of issue."""
+    noon = datetime.datetime.combine(on, datetime.time(12), tzinfo=_zone(ordinance))
+    issued = (
+        TimelineEvent.objects.filter(application_id=permit.application_id, type="permit_issued")
+        .order_by("-at")
+        .values_list("at", flat=True)
+        .first()
+    )
+    return max(noon, issued) if issued is not None else noon
+
+
+def _not_before_issue(permit: Permit, on: datetime.date) -> None:
+    if on < permit.issued_on:
+        raise ActionRefused(
+            errors.DATED_BEFORE_ISSUE.format(issued=permit.issued_on, on=on), field="on"
+        )
+
+
 def permit_extend(
     *, permit: Permit, staff: Any, days: int, on: datetime.date, added_measures: str = ""
 ) -> PermitExtension:
@@ -650,10 +672,11 @@ def permit_extend(
             raise ActionRefused(
                 errors.PERMIT_EXPIRED.format(expires=locked.expires_on), field="permit"
             )
+        _not_before_issue(locked, on)
         fields: dict[str, Any] = {"days": days}
         if added_measures.strip():
             fields["added_measures"] = [added_measures.strip()]
-        at = datetime.datetime.combine(on, datetime.time(12), tzinfo=_zone(ordinance))
+        at = _day_moment(locked, on, ordinance)
         TimelineEvent.objects.create(
             application_id=locked.application_id, type="permit_extended", at=at, fields=fields
         )
@@ -739,6 +762,7 @@ def permit_close(
             raise ActionRefused(
                 errors.PERMIT_NOT_ACTIVE.format(status=locked.status), field="permit"
             )
+        _not_before_issue(locked, on)
         locked.status = PermitStatus.CLOSED
         locked.closed_on = on
         locked.final_cover_percent = cover_percent
@@ -751,9 +775,10 @@ def permit_close(
                 "final_stabilization_measures",
             ]
         )
-        at = datetime.datetime.combine(on, datetime.time(12), tzinfo=_zone(ordinance))
         TimelineEvent.objects.create(
-            application_id=locked.application_id, type="final_stabilization", at=at
+            application_id=locked.application_id,
+            type="final_stabilization",
+            at=_day_moment(locked, on, ordinance),
         )
         how = []
         if cover_percent is not None:
