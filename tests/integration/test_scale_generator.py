@@ -43,6 +43,7 @@ def _options(root: Path, permits: int) -> ScaleOptions:
         seed=7,
         ordinances=root,
         now=NOW,
+        jobs=1,
     )
 
 
@@ -128,6 +129,8 @@ def test_every_record_of_the_county_is_one_its_ordinance_allows(
             continue
         assert events[0]["type"] == "application_received"
         assert application.received_at is not None and application.received_at <= NOW
+        if application.decided_at is not None:
+            assert application.received_at < application.decided_at <= NOW
         if application.status == ApplicationStatus.DISAPPROVED:
             assert application.decision_reasons
             assert events[-1]["type"] == "application_disapproved"

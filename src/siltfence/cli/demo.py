@@ -47,6 +47,10 @@ def scale(
         Path | None,
         typer.Option(help="The county's ordinance root (default: DATA_DIR/county-ordinances)"),
     ] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option(help="Processes writing municipalities (default: one per core; SQLite: 1)"),
+    ] = None,
 ) -> None:
     from siltfence.cli.main import BadInput
     from siltfence.cli.ops import database_errors, django_setup
@@ -56,6 +60,7 @@ def scale(
         ("municipalities", municipalities, 1),
         ("years", years, 1),
         ("stations", stations, 1),
+        ("jobs", jobs or 1, 1),
     ):
         if value < least:
             raise BadInput(f"{name}: expected a whole number of at least {least}, got {value}")
@@ -83,6 +88,7 @@ def scale(
         rain_file=rain_file,
         rain_station=rain_station,
         ordinances=ordinances,
+        jobs=jobs,
     )
     console = Console(file=sys.stderr)
     with Progress(

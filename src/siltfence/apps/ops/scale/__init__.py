@@ -19,7 +19,7 @@ import datetime
 import os
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -59,6 +59,7 @@ class ScaleOptions:
     rain_station: str | None = None
     ordinances: Path | None = None  # the county's ordinance root (default: under DATA_DIR)
     now: datetime.datetime | None = None
+    jobs: int | None = None  # processes writing municipalities (default: one per core)
 
 
 @dataclass
@@ -139,6 +140,8 @@ def use_root(root: Path) -> None:
 def scale_generate(options: ScaleOptions, progress: Progress | None = None) -> ScaleReport:
     from django.utils import timezone
 
+    from siltfence.apps.permits.models import Application
+
     started = time.perf_counter()
     report_progress = progress or (lambda stage, done, total: None)
     places, source, _ = county_places(options)
@@ -156,33 +159,89 @@ def scale_generate(options: ScaleOptions, progress: Progress | None = None) -> S
     rain_source, written = _rain(specs, first_day, today - datetime.timedelta(days=1), options)
     report.rain_source, report.rain_days_written = rain_source, written
     report_progress("rain", len(specs), len(specs))
-    qualifying = _qualifying(specs, places, go_live(today) - datetime.timedelta(days=31), today)
+    written = set(
+        Application.objects.filter(village_id__in=report.municipalities)
+        .values_list("village_id", flat=True)
+        .distinct()
+    )
+    pending = [p for p in places if p.id not in written]
+    qualifying = _qualifying(specs, pending, go_live(today) - datetime.timedelta(days=31), today)
     points = [(s.id, s.latitude, s.longitude) for s in specs]
     counts = sizes(options.permits, len(places), options.seed)
-    done = 0
-    report_progress("applications", 0, options.permits)
-    for place, total in zip(places, counts, strict=True):
-        writer = MunicipalityWriter(
-            place=place,
-            total=total,
-            seed=options.seed,
-            now=now,
-            first_day=first_day,
-            rains=qualifying[place.base],
-            stations=points,
-        )
-        found = writer.write()
+    report.skipped = [p.id for p in places if p.id in written]
+    done = sum(total for place, total in zip(places, counts, strict=True) if place.id in written)
+    report_progress("applications", done, options.permits)
+    work = [
+        Work(place, total, options.seed, now, first_day, qualifying[place.base], points)
+        for place, total in sorted(zip(places, counts, strict=True), key=lambda w: -w[1])
+        if place.id not in written
+    ]
+    for work_done, found in _each_written(work, _jobs(options.jobs)):
         if found.applications:
-            report.written.append(place.id)
+            report.written.append(work_done.place.id)
             for name in vars(report.counts):
                 setattr(report.counts, name, getattr(report.counts, name) + getattr(found, name))
         else:
-            report.skipped.append(place.id)
-        done += total
+            report.skipped.append(work_done.place.id)
+        done += work_done.total
         report_progress("applications", done, options.permits)
-    _analyze()
+    if report.written:
+        _analyze()
     report.seconds = round(time.perf_counter() - started, 1)
     return report
+
+
+@dataclass(frozen=True)
+class Work:
+    place: Municipality
+    total: int
+    seed: int
+    now: datetime.datetime
+    first_day: datetime.date
+    rains: dict[str, list[tuple[datetime.date, int]]]
+    stations: list[tuple[str, float, float]]
+
+
+def _write(work: Work) -> tuple[Work, Counts]:
+    import django
+
+    django.setup()  # in a process of the pool: the parent's settings and ordinance root
+    writer = MunicipalityWriter(
+        place=work.place,
+        total=work.total,
+        seed=work.seed,
+        now=work.now,
+        first_day=work.first_day,
+        rains=work.rains,
+        stations=work.stations,
+    )
+    return work, writer.write()
+
+
+def _jobs(asked: int | None) -> int:
+    from django.db import connection
+
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        # SQLite has one writer at a time; and a caller's open transaction is not seen by
+        # other processes.
+        return 1
+    return max(1, asked if asked is not None else (os.cpu_count() or 1))
+
+
+def _each_written(work: list[Work], jobs: int) -> Iterator[tuple[Work, Counts]]:
+    """Each municipality written, in this process or in a pool of ``jobs`` processes (each
+    in its own transaction; the audit chain's head lock puts their events in turn)."""
+    if jobs == 1 or len(work) <= 1:
+        yield from map(_write, work)
+        return
+    import multiprocessing
+
+    from django.db import connections
+
+    connections.close_all()  # a child must not share the parent's connection
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "siltfence.config.settings")
+    with multiprocessing.get_context().Pool(min(jobs, len(work))) as pool:
+        yield from pool.imap_unordered(_write, work)
 
 
 def _check_prefixes(places: list[Municipality]) -> None:

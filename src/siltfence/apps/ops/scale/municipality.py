@@ -357,7 +357,6 @@ class MunicipalityWriter:
             first_day=self.first_day,
             rng=rng,
             rains=self.rains,
-            templates=len(self.determinations.templates),
             inspector_name=people["names"][people["inspector"]],
         )
         states = state_counts(self.total, rng)

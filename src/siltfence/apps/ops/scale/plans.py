@@ -39,6 +39,17 @@ STATE_SHARES = {
     "revoked": 0.005,
 }
 PERMIT_STATES = ("approved", "active", "closed", "revoked")
+# How long ago an application still in review was filed, and a decided one decided (days);
+# closed and disapproved ones were decided at any time in the span.
+RECEIVED_DAYS_AGO = {
+    "filed": (0, 3),
+    "under_review": (5, 60),
+    "information_requested": (10, 60),
+    "information_received": (20, 75),
+}
+DECIDED_DAYS_AGO = {"approved": (1, 45), "active": (15, 190), "revoked": (60, 400)}
+# Days from receipt to decision: most well inside the clock, a few late.
+REVIEW_DAYS = (3, 5, 7, 9, 12, 15, 20, 25, 30, 38, 50)
 REVIEW_STATES = ("filed", "under_review", "information_requested", "information_received")
 IMPORTED_YEARS = 3
 ENFORCEMENT_SHARE = {"active": 0.05, "closed": 0.035, "revoked": 1.0}
@@ -169,7 +180,6 @@ class Enforcement:
 class Plan:
     state: str
     full: bool
-    template: int
     address: str
     parcel: str
     point: tuple[float, float]  # latitude, longitude
@@ -192,6 +202,7 @@ class Plan:
     events: list[Event] = field(default_factory=list)
     station: str = ""
     distance_km: float = 0.0
+    template: int = 0  # which project (the municipality's list of them)
 
     @property
     def issued_on(self) -> datetime.date:
@@ -211,7 +222,6 @@ class Planner:
         first_day: datetime.date,
         rng: random.Random,
         rains: dict[str, list[tuple[datetime.date, int]]],
-        templates: int,
         inspector_name: str,
     ) -> None:
         self.ordinance = ordinance
@@ -223,13 +233,11 @@ class Planner:
         self.rng = rng
         self.rains = rains
         self.rain_days = {s: [d for d, _ in days] for s, days in rains.items()}
-        self.templates = templates
         self.inspector_name = inspector_name
         self.duration = int(ordinance.parameter("permit_duration", self.today).value or 180)
         self.extension_max = int(ordinance.parameter("extension_max", self.today).value or 180)
         rule = ordinance.rules["enforcement"]["stop_work_order"]
         self.grounds = [dict(g) for g in rule["grounds"] if g["id"] != "no-permit"]
-        self.stop_work_citation = rule["citation"]
         self.revoke = next(
             dict(a)
             for a in ordinance.rules["enforcement"]["actions"]
@@ -258,11 +266,12 @@ class Planner:
     # -- one application ----------------------------------------------------------
 
     def plan(self, state: str, site: dict[str, Any]) -> Plan:
+        """One application in ``state``. A decided one is laid out backwards from its
+        decision, so that everything before it fits between the first day and now."""
         rng = self.rng
         plan = Plan(
             state=state,
             full=True,
-            template=rng.randrange(self.templates),
             address=site["address"],
             parcel=site["parcel"],
             point=site["point"],
@@ -274,79 +283,72 @@ class Planner:
         if state == "draft":
             plan.created_at = self._office(self._days_ago(0, 40))
             return plan
-        received = self._received(state)
+        decided = self._decided(state)
+        if decided is None:  # still in review: filed in the last weeks
+            received = self._office(self._days_ago(*RECEIVED_DAYS_AGO[state]))
+        else:
+            review = datetime.timedelta(days=rng.choice(REVIEW_DAYS))
+            earliest = self._at(self.first_day, 9)
+            received = self._office(max(decided - review, earliest).date())
+            received = min(received, decided - datetime.timedelta(hours=2))
         plan.received_at = received
-        plan.created_at = received - datetime.timedelta(
-            days=rng.randint(0, 12), hours=rng.randint(0, 5)
+        plan.created_at = max(
+            received - datetime.timedelta(days=rng.randint(0, 12), hours=rng.randint(0, 5)),
+            self._at(self.first_day, 8),
         )
-        if plan.created_at.date() < self.first_day:
-            plan.created_at = received
         plan.full = received.date() >= self.go_live
         plan.events.append(Event("application_received", received))
         if state in PERMIT_STATES and rng.random() < BUILDING_PERMIT_SHARE:
             plan.building_permit_expires = received.date() + datetime.timedelta(
                 days=rng.randint(300, 540)
             )
-        cursor = received
+        until = decided or self.now
         if state in ("information_requested", "information_received") or (
-            state not in REVIEW_STATES and rng.random() < 0.2
+            decided is not None and rng.random() < 0.2
         ):
-            cursor = self._information(plan, cursor, answered=state != "information_requested")
-        if state in REVIEW_STATES:
+            self._information(plan, received, until, answered=state != "information_requested")
+        if decided is None:
             return plan
         if state == "disapproved":
-            at = self._decision_after(cursor, state)
             reasons = rng.choice(DISAPPROVAL_REASONS)
-            plan.decided_at, plan.decision_reasons = at, reasons
-            plan.events.append(Event("application_disapproved", at, {"reasons": reasons}))
+            plan.decided_at, plan.decision_reasons = decided, reasons
+            plan.events.append(Event("application_disapproved", decided, {"reasons": reasons}))
             return plan
-        self._permit(plan, self._decision_after(cursor, state))
+        self._permit(plan, decided)
         return plan
 
-    def _received(self, state: str) -> datetime.datetime:
-        if state == "filed":
-            return self._office(self._days_ago(0, 3))
-        if state == "under_review":
-            return self._office(self._days_ago(5, 60))
-        if state == "information_requested":
-            return self._office(self._days_ago(10, 60))
-        if state == "information_received":
-            return self._office(self._days_ago(20, 75))
-        if state == "approved":
-            return self._office(self._days_ago(10, 70))
-        if state == "active":
-            return self._office(self._days_ago(25, 210))
-        if state == "revoked":
-            return self._office(self._days_ago(60, 420))
+    def _decided(self, state: str) -> datetime.datetime | None:
+        """When the application was decided, by its state (None: not yet)."""
+        if state in RECEIVED_DAYS_AGO:
+            return None
+        if state in DECIDED_DAYS_AGO:
+            return self._office(self._days_ago(*DECIDED_DAYS_AGO[state]))
         # closed and disapproved: any time in the span, long enough ago to have ended
         span = (self.today - self.first_day).days
         return self._office(
-            self.first_day + datetime.timedelta(days=self.rng.randint(0, span - 90))
+            self.first_day + datetime.timedelta(days=self.rng.randint(30, span - 60))
         )
 
     def _information(
-        self, plan: Plan, after: datetime.datetime, *, answered: bool
-    ) -> datetime.datetime:
+        self,
+        plan: Plan,
+        received: datetime.datetime,
+        until: datetime.datetime,
+        *,
+        answered: bool,
+    ) -> None:
+        """Information asked for in writing between receipt and ``until`` (and given)."""
         rng = self.rng
-        asked = self._office(after.date() + datetime.timedelta(days=rng.randint(3, 14)))
-        asked = max(asked, after + datetime.timedelta(hours=1))
+        room = until - received
+        asked = received + room * rng.uniform(0.1, 0.45)
         message = rng.choice(INFORMATION_ASKED)
         plan.events.append(Event("information_requested", asked))
         if not answered:
             plan.information.append((asked, None, message, ""))
-            return asked
-        got = self._office(asked.date() + datetime.timedelta(days=rng.randint(2, 16)))
-        got = max(got, asked + datetime.timedelta(hours=1))
+            return
+        got = asked + (until - asked) * rng.uniform(0.2, 0.7)
         plan.information.append((asked, got, message, "Revised site map uploaded as asked."))
         plan.events.append(Event("information_received", got))
-        return got
-
-    def _decision_after(self, after: datetime.datetime, state: str) -> datetime.datetime:
-        # Most decisions come well inside the clock; a few late.
-        days = self.rng.choice((3, 5, 7, 9, 12, 15, 20, 25, 30, 38, 50))
-        at = self._office(after.date() + datetime.timedelta(days=days))
-        at = max(at, after + datetime.timedelta(hours=1))
-        return min(at, self.now - datetime.timedelta(hours=2))
 
     def _permit(self, plan: Plan, approved: datetime.datetime) -> None:
         rng = self.rng
@@ -366,9 +368,10 @@ class Planner:
         if plan.state == "approved":
             self._rain(plan, issued, self.today - datetime.timedelta(days=1))
             return
-        start = self._at(issued + datetime.timedelta(days=rng.randint(1, 25)), rng.randint(6, 9))
+        # Work starts within weeks of the permit; one in force started well before now.
+        wait = datetime.timedelta(days=rng.randint(1, 25), hours=rng.randint(-3, 0))
+        start = approved + min(wait, (self.now - approved) * 0.7)
         if plan.state == "active":
-            start = min(start, self.now - datetime.timedelta(days=2))
             end = self.today
         elif plan.state == "closed":
             work = int(rng.choice((30, 45, 60, 75, 90, 110, 130, 160, 200, 240, 300)))
@@ -378,9 +381,7 @@ class Planner:
                 self.today - datetime.timedelta(days=2),
             )
         else:  # revoked
-            start = min(start, self.now - datetime.timedelta(days=40))
             end = self.today
-        start = max(start, approved + datetime.timedelta(hours=1))
         plan.events.append(Event("work_started", start, log="work_started"))
         if plan.state in ("active", "closed") and rng.random() < ENFORCEMENT_SHARE[plan.state]:
             self._enforcement(plan, start, end, revoke=False)
