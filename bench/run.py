@@ -317,6 +317,22 @@ def sweep_postgres(count: int, sample: int) -> dict[str, object]:
     return result
 
 
+def web_postgres() -> dict[str, object]:
+    """The web pages at county scale (bench/web.py, in its own process, against its own
+    PostgreSQL database, filled once by ``siltfence demo scale`` and kept): several minutes
+    the first time. SILTFENCE_BENCH_SCALE=0 skips it; so does a missing PostgreSQL, with the
+    reason."""
+    if os.environ.get("SILTFENCE_BENCH_SCALE", "1") == "0":
+        return {"skipped": "SILTFENCE_BENCH_SCALE=0"}
+    done = subprocess.run(
+        [sys.executable, str(HERE / "web.py")], capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        return {"failed": done.stderr.strip().splitlines()[-3:] or ["no output"]}
+    result: dict[str, object] = json.loads(done.stdout)
+    return result
+
+
 def main() -> None:
     results = {
         "when": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
@@ -329,6 +345,7 @@ def main() -> None:
         "rain_by_year_stream": rain_by_year_stream(rows=2_000_000, repeats=3),
         "amendment_analysis": amendment_analysis(count=1_000_000, repeats=5),
         "daily_sweep_postgres": sweep_postgres(count=100_000, sample=5_000),
+        "web_postgres": web_postgres(),
     }
     out = HERE / "results"
     out.mkdir(exist_ok=True)

@@ -13,6 +13,8 @@ set, and turns on the secure cookie and HTTPS settings that `check --deploy` ask
   signs the audit checkpoints (never in the database), their file, and who gets them by email
 - SILTFENCE_TRUSTED_PROXIES: how many reverse proxies stand in front (login throttling)
 - SILTFENCE_HEALTH_MIN_FREE_MB: /health fails below this much free space for uploads
+- SILTFENCE_BENCH=1: the web benchmark's baseline page /bench/trivial (bench/web.py), on this
+  computer only
 - SILTFENCE_TILE_URL, SILTFENCE_TILE_ATTRIBUTION: a map tile URL template for the plan map
   (default empty: a plain vector view with no tiles, which needs no internet)
 - SILTFENCE_DEFAULT_JURISDICTION: the village the home page opens on, an ordinance folder's
@@ -225,6 +227,14 @@ SILTFENCE_AUDIT_CLERK_EMAIL = [
 ]
 # /health answers 503 when the uploads' disk has less free space than this (in MB).
 SILTFENCE_HEALTH_MIN_FREE_MB = int(os.environ.get("SILTFENCE_HEALTH_MIN_FREE_MB", "500"))
+# SILTFENCE_BENCH=1 routes /bench/trivial, the web benchmark's baseline page (bench/web.py).
+# A production server serves it only over plain http on this computer (SILTFENCE_LOCAL_HTTP).
+SILTFENCE_BENCH = os.environ.get("SILTFENCE_BENCH", "") == "1"
+if SILTFENCE_BENCH and PRODUCTION and not LOCAL_HTTP:
+    raise ImproperlyConfigured(
+        "SILTFENCE_BENCH=1 is for benchmarks on this computer (SILTFENCE_LOCAL_HTTP=true); "
+        "refusing to start"
+    )
 
 # Email (password reset links). With EMAIL_HOST unset, emails are printed to the console,
 # as the demo does; set EMAIL_HOST (and EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,

@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
@@ -19,6 +20,12 @@ urlpatterns = [
     path("", include("siltfence.apps.appeals.urls")),
     path("", include("siltfence.apps.web.urls")),
 ]
+
+if settings.SILTFENCE_BENCH:
+    # The benchmarks' baseline page (bench/web.py); absent unless SILTFENCE_BENCH=1.
+    from siltfence.apps.ops.bench import trivial
+
+    urlpatterns.insert(0, path("bench/trivial", trivial, name="bench-trivial"))
 
 # Plain pages (JSON under /api/) instead of Django's; they show no internals.
 handler400 = "siltfence.apps.web.error_views.bad_request"
