@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime
 import os
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
@@ -19,6 +20,7 @@ from siltfence.apps.accounts.models import Membership, Role
 from siltfence.apps.documents.pdf import lines_to_pdf
 from siltfence.apps.permits import services
 from siltfence.apps.permits.models import Application, Village
+from siltfence.core.ordinance.loader import load
 
 PASSWORD = "silt-fence-demo-2026"
 USERS = [
@@ -237,7 +239,7 @@ class Command(BaseCommand):
                 village=villages[village_id],
                 address=address,
                 facts=facts,
-                on=filed.date(),
+                on=_local_day(filed, village_id),
                 parcel_number=f"0{index + 1:02d}-{1000 + index * 7}",
                 description="Demo project",
                 parties=[{"role": "landowner", "name": applicant.get_full_name()}],
@@ -296,7 +298,7 @@ class Command(BaseCommand):
                     services.permit_close(
                         permit=permit,
                         staff=officer,
-                        on=(now - datetime.timedelta(days=5)).date(),
+                        on=_local_day(now - datetime.timedelta(days=5), village_id),
                         cover_percent=82,
                     )
             elif state == "disapproved":
@@ -342,3 +344,9 @@ class Command(BaseCommand):
             "(or add its key to an authenticator app: make demo-code WHO=... KEY=1).",
         ]
         self.stdout.write(self.style.SUCCESS("\n".join(lines)))
+
+
+def _local_day(moment: datetime.datetime, village_id: str) -> datetime.date:
+    """The village's own calendar day at ``moment`` (in the evening, Central time, the day
+    in UTC is already tomorrow's)."""
+    return moment.astimezone(ZoneInfo(load(village_id).time_zone)).date()
