@@ -298,3 +298,32 @@ def test_the_permit_page_reads_each_kind_of_record_once_however_many(
     assert page.count("Surety bond $5000") == 2 and "B-2" in page
     assert "10 days" in page and "20 days" in page
     assert page.count("Move the stockpile to the west side.") == 2
+
+
+def test_the_register_search_finds_a_permit_by_any_part_of_its_number_or_address_in_any_case(
+    people, django_assert_max_num_queries
+):
+    made = build(people, 10)
+    permits = list(Permit.objects.filter(application__in=made).order_by("-issued_on", "-id"))
+    assert len(permits) == 2
+    first, second = permits
+    client = Client()
+
+    def found(q: str) -> list[str]:
+        response = client.get(reverse("register:register"), {"q": q})
+        assert response.status_code == 200
+        if "Nothing matches the search." in text_of(response):
+            return []
+        return [re.sub(r"<[^>]+>", "", row).split()[0] for row in rows_of(response)]
+
+    # The middle of a number, in lower case; the number itself.
+    assert found(first.number[2:].lower()) == [first.number]
+    assert found(second.number) == [second.number]
+    # A part of the address, in another case: "1 Scale St" is made first, "6 Scale St" sixth.
+    address = first.application.site.address
+    assert found(address.split(",")[0].upper()) == [first.number]
+    assert found("scale st") == [first.number, second.number]
+    # LIKE's wildcards are letters like any other here.
+    assert found("%") == found("_") == found("Scale%St") == []
+    with django_assert_max_num_queries(REGISTER_QUERIES):
+        assert client.get(reverse("register:register"), {"q": "Scale St"}).status_code == 200

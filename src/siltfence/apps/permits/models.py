@@ -152,6 +152,9 @@ class Application(models.Model):
             models.Index(fields=["village", "status"]),
             # The review queue of a village, by the day a decision is due.
             models.Index(fields=["village", "decision_due"], name="application_queue_idx"),
+            # The register's search by address: from the sites found to their applications'
+            # ids, read off the index alone.
+            models.Index(fields=["site", "id"], name="application_site_idx"),
         ]
 
     def __str__(self) -> str:
@@ -241,9 +244,11 @@ class Permit(models.Model):
                 name="cover_is_a_percentage",
             ),
         ]
-        # The permits in force of a village, by expiry (the staff's permits list).
         indexes = [
-            models.Index(fields=["village", "status", "expires_on"], name="permit_expiry_idx")
+            # The permits in force of a village, by expiry (the staff's permits list).
+            models.Index(fields=["village", "status", "expires_on"], name="permit_expiry_idx"),
+            # The public register's order, newest first: a page is read off the index.
+            models.Index(fields=["-issued_on", "-id"], name="permit_register_idx"),
         ]
 
     def __str__(self) -> str:
