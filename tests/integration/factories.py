@@ -123,7 +123,7 @@ def make_application(
         village=place,
         address=address,
         facts=facts or FACTS[village],
-        on=filed.date(),
+        on=timezone.localdate(filed),
         description="integration test project",
         parties=[{"role": "landowner", "name": "Alex Schmid"}],
     )

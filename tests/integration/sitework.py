@@ -35,7 +35,7 @@ def permit_issued(
         village=place,
         address=address,
         facts=FACTS[village],
-        on=filed.date(),
+        on=filed.astimezone(CHICAGO).date(),
         description="test project",
         parties=[{"role": "landowner", "name": "Alex Schmid"}],
     )

@@ -151,7 +151,7 @@ class World:
             source="observation",
             description="Inlet unprotected.",
             provision="§ 413-7B(4)",
-            days_from=ago(60).date(),
+            days_from=timezone.localdate(ago(60)),
             at=ago(60),
             permit=permit,
             photos=[s.Photo("inlet.png", PNG, "image/png")],
@@ -169,9 +169,9 @@ class World:
             category="labour",
             description="Crew",
             amount="300",
-            incurred_on=ago(25).date(),
+            incurred_on=timezone.localdate(ago(25)),
         )
-        self.invoice = s.invoice_issue(case=self.case, staff=staff, on=ago(20).date())
+        self.invoice = s.invoice_issue(case=self.case, staff=staff, on=timezone.localdate(ago(20)))
         self.document = self.case.documents.first()
         self.report = s.complaint_file(
             village=permit.village,
@@ -185,7 +185,7 @@ class World:
             appeal = appeals.appeal_file(
                 village=permit.village,
                 filed_by=staff,
-                on=ago(50).date(),
+                on=timezone.localdate(ago(50)),
                 appellant_name="Alex Schmid",
                 standing="permittee",
                 grounds=grounds,
@@ -195,7 +195,7 @@ class World:
                 appeal=appeal,
                 user=staff,
                 hearing_at=ago(40),
-                notice_given_on=ago(48).date(),
+                notice_given_on=timezone.localdate(ago(48)),
                 notice_to="Alex Schmid",
             )
 

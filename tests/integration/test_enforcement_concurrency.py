@@ -70,7 +70,7 @@ def _case_with_order(people: factories.People, round_: int) -> EnforcementCase:
         source="observation",
         description="Fence down.",
         provision="§ 413-7B(5)(c)",
-        days_from=ago.date(),
+        days_from=timezone.localdate(ago),
         at=ago,
         permit=permit,
     ).case

@@ -310,7 +310,7 @@ def _worked_case(people: factories.People) -> Any:
         source="observation",
         description="x",
         provision="§ 413-7B(4)",
-        days_from=ago(60).date(),
+        days_from=timezone.localdate(ago(60)),
         at=ago(60),
         permit=permit,
     ).case

@@ -51,7 +51,7 @@ def world(purgeable_audit):
         village=villages[SPENCER],
         address="12 Park St, Spencer",
         facts={"disturbed_area": 9000, "land_use": "residential"},
-        on=filed.date(),
+        on=timezone.localdate(filed),
         parties=[{"role": "landowner", "name": "Alex Schmid"}],
     )
     services.document_upload(
@@ -184,7 +184,7 @@ def test_from_a_complaint_to_the_tax_roll_then_an_appeal_reverses_the_order(
     heard = timezone.localtime() - datetime.timedelta(minutes=2)
     board.get_by_label("Hearing (date and time)").fill(heard.strftime("%Y-%m-%dT%H:%M"))
     board.get_by_label("Place").fill("Village Hall")
-    board.get_by_label("Notice given on (YYYY-MM-DD)").fill(heard.date().isoformat())
+    board.get_by_label("Notice given on (YYYY-MM-DD)").fill(timezone.localdate(heard).isoformat())
     board.get_by_label("Notice given to").fill("Alex Schmid; the Building Inspector")
     board.get_by_role("button", name="Set the hearing").click()
     said(board, "Hearing scheduled")

@@ -49,7 +49,7 @@ def world(purgeable_audit, monkeypatch):
             village=village,
             address=f"{i + 1} Long Street With A Long Name, Spencer",
             facts=FACTS,
-            on=filed.date(),
+            on=timezone.localdate(filed),
             parties=[{"role": "landowner", "name": "Alex Schmid"}],
         )
         services.document_upload(

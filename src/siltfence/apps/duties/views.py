@@ -143,7 +143,8 @@ def _compliance_chart(villages: set[str], now: datetime.datetime) -> Any:
     """Share of the permittees' duties that fell due in each of the last six months and
     were met on time."""
     months = []
-    first = now.date().replace(day=1)
+    today = timezone.localdate(now)
+    first = today.replace(day=1)
     for back in range(5, -1, -1):
         year, month = first.year, first.month - back
         while month <= 0:
@@ -158,7 +159,7 @@ def _compliance_chart(villages: set[str], now: datetime.datetime) -> Any:
                 continue
             due = datetime.date.fromisoformat(str(duty["due"])[:10])
             key = due.replace(day=1)
-            if key not in tally or due > now.date():
+            if key not in tally or due > today:
                 continue
             tally[key][1] += 1
             if duty["status"] == "met" and not duty.get("late"):
