@@ -132,7 +132,7 @@ TRACKED: tuple[type[Model], ...] = (
 )
 
 _examples = itertools.count(1)
-STARTS = ("draft", "permit")
+STARTS = ("draft", "permit", "order")
 
 
 def png() -> bytes:
@@ -234,8 +234,9 @@ class PermitLifecycle(RuleBasedStateMachine):
 
     @initialize(village=st.sampled_from([SPENCER, NEW_GLARUS]), start=st.sampled_from(STARTS))
     def open_a_site(self, village: str, start: str) -> None:
-        """A draft application in ``village``; for half the examples, taken as far as its
-        permit by the rules themselves, so more of the steps go to the permit's life."""
+        """A draft application in ``village``; for some examples taken on, by the rules
+        themselves, as far as its permit, or a stop-work order on the permitted site, so
+        more of the steps go to the permit's life and its enforcement."""
         number = next(_examples)
         other = NEW_GLARUS if village == SPENCER else SPENCER
         make = factories.make_user
@@ -244,8 +245,8 @@ class PermitLifecycle(RuleBasedStateMachine):
         self.inspector = make(f"inspector-{number}", village=village, role=Role.INSPECTOR)
         self.board = make(f"board-{number}", village=village, role=Role.APPEALS_BOARD)
         self.outsider = make(f"outsider-{number}", village=other, role=Role.STAFF)
-        start = timezone.localtime(timezone.now(), CHICAGO) - datetime.timedelta(days=300)
-        self.now = start.replace(hour=9, minute=0, second=0, microsecond=0)
+        began = timezone.localtime(timezone.now(), CHICAGO) - datetime.timedelta(days=300)
+        self.now = began.replace(hour=9, minute=0, second=0, microsecond=0)
         self.application = services.application_create(
             applicant=self.applicant,
             village=Village.objects.get(pk=village),
@@ -256,11 +257,14 @@ class PermitLifecycle(RuleBasedStateMachine):
         )
         self.model = Case(village=village)
         self.last_counts = _counts()
-        if start == "permit":
+        if start in ("permit", "order"):
             self.tick_the_checklist()
             self.upload_the_plan()
             self.file_the_application()
             self.approve()
+        if start == "order":
+            self.record_a_violation(photo=False)
+            self.post_a_stop_work_order(GROUNDS[0])
 
     def at(self) -> datetime.datetime:
         """The moment of the next step: an hour after the last, never in the future."""
@@ -613,10 +617,14 @@ class PermitLifecycle(RuleBasedStateMachine):
 
     # -- appeals ------------------------------------------------------------------------
 
-    @precondition(lambda self: bool(self.m.orders or self.m.revocations))
+    def not_appealed(self) -> list[int]:
+        appealed = set(self.m.appealed.values())
+        return [pk for pk in self.m.orders + self.m.revocations if pk not in appealed]
+
+    @precondition(lambda self: bool(self.not_appealed()))
     @rule(data=st.data())
     def appeal(self, data: st.DataObject) -> None:
-        target = data.draw(st.sampled_from(self.m.orders + self.m.revocations), label="action")
+        target = data.draw(st.sampled_from(self.not_appealed()), label="action")
         appeal = self.allowed(
             lambda: appeals.appeal_file(
                 village=Village.objects.get(pk=self.m.village),
@@ -806,9 +814,9 @@ class PermitLifecycle(RuleBasedStateMachine):
                     ),
                     "order",
                 )
-            if m.permit == "active":
+            if m.permit == "active" and m.open_order is None:
                 # The site has a permit: "without a permit" does not fit (§ 413-10A(1);
-                # § 135-11A(1)).
+                # § 135-11A(1)). With an order in force, that refusal comes first.
                 steps["post an order for working without a permit"] = Forbidden(
                     post(["no-permit"]), "grounds"
                 )
