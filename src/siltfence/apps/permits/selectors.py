@@ -23,13 +23,24 @@ def applications_visible_to(user: Any) -> QuerySet[Application]:
 def applications_for_review(user: Any) -> QuerySet[Application]:
     """Filed applications in the villages where ``user`` is staff, the review queue's
     order: by the stored day a decision is due (so overdue first), then those whose clock
-    is paused waiting for the applicant's information."""
+    is paused waiting for the applicant's information. Each with what a row of the queue
+    shows: its number, status and stored clock, its site's address and village's name
+    (not the determination, kilobytes an application)."""
     return (
         Application.objects.filter(
             village_id__in=village_ids(user, Role.STAFF),
             status__in=[ApplicationStatus.UNDER_REVIEW, ApplicationStatus.INFORMATION_REQUESTED],
         )
-        .select_related("site", "village", "applicant")
+        .select_related("site", "village")
+        .only(
+            "number",
+            "status",
+            "received_at",
+            "decision_due",
+            "decision_clock",
+            "site__address",
+            "village__name",
+        )
         .order_by(F("decision_due").asc(nulls_last=True), "received_at", "pk")
     )
 
@@ -49,7 +60,8 @@ def drafts_awaiting_fee(
     """Drafts in the villages where ``user`` is staff that owe the application fee in
     force on ``on`` and have no payment recorded: the applicant cannot file until staff
     record it. The oldest ``limit`` of them, each with the amount due (as
-    ``services.application_fee_due`` has it for a draft), and how many there are."""
+    ``services.application_fee_due`` has it for a draft), and how many there are. Each
+    with what the list shows: its number, start, applicant's name, site and village."""
     in_force: dict[str, Any] = {}
     for fee in FeeSchedule.objects.filter(
         village_id__in=village_ids(user, Role.STAFF), effective_from__lte=on
@@ -61,6 +73,15 @@ def drafts_awaiting_fee(
             village_id__in=owing, status=ApplicationStatus.DRAFT, fee_paid_on__isnull=True
         )
         .select_related("site", "village", "applicant")
+        .only(
+            "number",
+            "created_at",
+            "site__address",
+            "village__name",
+            "applicant__username",
+            "applicant__first_name",
+            "applicant__last_name",
+        )
         .order_by("created_at", "pk")
     )
     shown = [(a, owing[a.village_id]) for a in drafts[:limit]]

@@ -307,6 +307,8 @@ def permit_detail(request: HttpRequest, pk: int) -> HttpResponse:
     permit = get_object_or_404(
         permits_visible_to(request.user)
         .select_related("application__site__rain__station")
+        # Not shown here: the determination (kilobytes) and the facts it was made from.
+        .defer("application__determination", "application__facts")
         .prefetch_related(
             Prefetch(
                 "application__documents",
