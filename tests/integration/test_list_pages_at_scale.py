@@ -1,9 +1,9 @@
 """The list pages hold at any number of permits: the staff's review queue and permits
-list, the applicant's own list and the public register run the same number of queries
-at 3 applications as at 30, show a page at a time with links a screen reader and a
-phone can use, and answer any ``?page=`` with a page. The queue reads the decision day
-stored on each application (no events), overdue first and paused clocks last. The
-permit page reads its related records once each, however many there are.
+list, the inspector's home, the applicant's own list and the public register run the same
+number of queries at 3 applications as at 30, show a page at a time with links a screen
+reader and a phone can use, and answer any ``?page=`` with a page. The queue reads the
+decision day stored on each application (no events), overdue first and paused clocks last.
+The permit page reads its related records once each, however many there are.
 """
 
 from __future__ import annotations
@@ -19,12 +19,13 @@ import factories
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from factories import SPENCER
 
 from siltfence.apps.permits import services
 from siltfence.apps.permits.clocks import review_clock
 from siltfence.apps.permits.models import Application, ApplicationStatus, Permit
-from siltfence.apps.web import paging
+from siltfence.apps.web import paging, staff_views
 
 pytestmark = pytest.mark.django_db
 CHICAGO = ZoneInfo("America/Chicago")
@@ -34,7 +35,9 @@ CHICAGO = ZoneInfo("America/Chicago")
 # count and a page of rows, the fee schedule, the drafts owing it (and their count when
 # there are more than a page) and the village names; the permits list a count and a page;
 # the applicant's list a count and a page; the register (no sign-in) a count and a page
-# of permits, the sites without a permit, and the villages to search. The permit page reads the
+# of permits, the sites without a permit, and the villages to search; the inspector's home
+# a count and a page of permits, their events (one query for the page), the office
+# calendar, the applications under review and the village names. The permit page reads the
 # permit with its application, site and rain station, then once each its letters,
 # extensions, sureties, amendments, enforcement cases, events, the office calendar and
 # the audit record.
@@ -42,6 +45,7 @@ QUEUE_QUERIES = 10
 PERMITS_QUERIES = 6
 PORTAL_QUERIES = 6
 REGISTER_QUERIES = 5
+INSPECTOR_QUERIES = 10
 PERMIT_PAGE_QUERIES = 13
 
 STATES = ("under_review", "information_requested", "approved", "disapproved", "draft")
@@ -97,6 +101,7 @@ PAGES = {
     "permits": ("web:staff-permits", "staff", PERMITS_QUERIES),
     "portal": ("web:portal", "applicant", PORTAL_QUERIES),
     "register": ("register:register", "public", REGISTER_QUERIES),
+    "inspections": ("web:inspector-home", "inspector", INSPECTOR_QUERIES),
 }
 
 
@@ -105,6 +110,8 @@ def client_for(people: Any, who: str) -> Client:
         return signed_in(people.staff[SPENCER])
     if who == "applicant":
         return signed_in(people.applicant_a)
+    if who == "inspector":
+        return signed_in(people.inspector[SPENCER])
     return Client()
 
 
@@ -112,7 +119,7 @@ def expected_rows(made: list[Application], name: str) -> int:
     states = [a.status for a in made]
     if name == "queue":
         return sum(s in ("under_review", "information_requested") for s in states)
-    if name in ("permits", "register"):
+    if name in ("permits", "register", "inspections"):
         return states.count(ApplicationStatus.APPROVED)
     return len(states)
 
@@ -217,6 +224,7 @@ def test_any_page_number_gets_a_page_never_an_error(people, monkeypatch, name):
     from siltfence.apps.enforcement import register
 
     monkeypatch.setattr(register, "PAGE_SIZE", 1)
+    monkeypatch.setattr(staff_views, "INSPECTOR_PAGE", 1)
     build(people, 12)
     url, who, _ = PAGES[name]
     client = client_for(people, who)
@@ -327,3 +335,36 @@ def test_the_register_search_finds_a_permit_by_any_part_of_its_number_or_address
     assert found("%") == found("_") == found("Scale%St") == []
     with django_assert_max_num_queries(REGISTER_QUERIES):
         assert client.get(reverse("register:register"), {"q": "Scale St"}).status_code == 200
+
+
+def test_the_inspector_s_home_shows_each_permit_s_duties_as_its_own_page_works_them_out(people):
+    """The home reads a page's events in one query and the office calendar once; what it
+    shows for each permit is what the permit's own timeline says, duty by duty, with its
+    due day and the section behind it."""
+    from siltfence.apps.permits.clocks import application_timeline
+    from siltfence.apps.permits.models import OfficeClosure
+    from siltfence.apps.web.wording import duty_words
+
+    build(people, 15)
+    spencer = Permit.objects.filter(village_id=SPENCER).first()
+    assert spencer is not None
+    OfficeClosure.objects.create(
+        village_id=SPENCER,
+        day=timezone.localdate() + datetime.timedelta(days=3),
+        reason="Staff training",
+    )
+    response = signed_in(people.inspector[SPENCER]).get(reverse("web:inspector-home"))
+    rows = rows_of(response, "inspector-permits")
+    permits = Permit.objects.filter(village_id=SPENCER, status="active")
+    assert len(rows) == permits.count() == 3
+    shown = 0
+    for permit in permits:
+        (row,) = [r for r in rows if f">{permit.number}<" in r]
+        text = html.unescape(re.sub(r"<[^>]+>", " ", row))
+        for duty in application_timeline(permit.application).to_json()["duties"]:
+            if duty["status"] not in ("open", "overdue"):
+                continue
+            words = duty_words(duty, zone="America/Chicago")
+            assert words["label"] in text and duty["citation"] in text
+            shown += 1
+    assert shown >= 3  # every permit in force owes at least its next inspection

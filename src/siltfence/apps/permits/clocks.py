@@ -28,12 +28,18 @@ def application_events(application: Application) -> list[dict[str, Any]]:
 
 
 def application_timeline(
-    application: Application, as_of: datetime.datetime | None = None, *, now: bool = True
+    application: Application,
+    as_of: datetime.datetime | None = None,
+    *,
+    now: bool = True,
+    closures: frozenset[datetime.date] | None = None,
 ) -> Any:
     """The core's timeline for an application: duties, permit expiry, notes.
 
     ``as_of`` defaults to now in the village; with ``now=False`` the core takes the
     end of the latest event's day (for what the record itself fixes, like expiry).
+    A list computing many passes its village's ``closures`` (``office_closures``), read
+    once, and prefetches ``timeline``: then no query is made here.
     """
     from siltfence.core.timeline import compute
 
@@ -44,7 +50,7 @@ def application_timeline(
         ordinance,
         application_events(application),
         as_of=as_of,
-        office_closures=office_closures(application.village_id),
+        office_closures=office_closures(application.village_id) if closures is None else closures,
     )
 
 
