@@ -1,9 +1,10 @@
 """The list pages hold at any number of permits: the staff's review queue and permits
-list, the inspector's home, the applicant's own list and the public register run the same
-number of queries at 3 applications as at 30, show a page at a time with links a screen
-reader and a phone can use, and answer any ``?page=`` with a page. The queue reads the
-decision day stored on each application (no events), overdue first and paused clocks last.
-The permit page reads its related records once each, however many there are.
+list, the inspector's and the appeals board's homes, the applicant's own list and the
+public register run the same number of queries at 3 applications as at 30, show a page
+at a time with links a screen reader and a phone can use, and answer any ``?page=`` with
+a page. The queue reads the decision day stored on each application (no events), overdue
+first and paused clocks last. The permit page reads its related records once each,
+however many there are.
 """
 
 from __future__ import annotations
@@ -37,7 +38,9 @@ CHICAGO = ZoneInfo("America/Chicago")
 # the applicant's list a count and a page; the register (no sign-in) a count and a page
 # of permits, the sites without a permit, and the villages to search; the inspector's home
 # a count and a page of permits, their events (one query for the page), the office
-# calendar, the applications under review and the village names. The permit page reads the
+# calendar, the applications under review and the village names; the appeals board's home
+# its villages, the appeals waiting, a count and a page of decisions and the latest permits.
+# The permit page reads the
 # permit with its application, site and rain station, then once each its letters,
 # extensions, sureties, amendments, enforcement cases, events, the office calendar and
 # the audit record.
@@ -46,6 +49,7 @@ PERMITS_QUERIES = 6
 PORTAL_QUERIES = 6
 REGISTER_QUERIES = 5
 INSPECTOR_QUERIES = 10
+BOARD_QUERIES = 9
 PERMIT_PAGE_QUERIES = 13
 
 STATES = ("under_review", "information_requested", "approved", "disapproved", "draft")
@@ -102,6 +106,7 @@ PAGES = {
     "portal": ("web:portal", "applicant", PORTAL_QUERIES),
     "register": ("register:register", "public", REGISTER_QUERIES),
     "inspections": ("web:inspector-home", "inspector", INSPECTOR_QUERIES),
+    "board": ("web:appeals-home", "board", BOARD_QUERIES),
 }
 
 
@@ -112,6 +117,8 @@ def client_for(people: Any, who: str) -> Client:
         return signed_in(people.applicant_a)
     if who == "inspector":
         return signed_in(people.inspector[SPENCER])
+    if who == "board":
+        return signed_in(people.board[SPENCER])
     return Client()
 
 
@@ -119,6 +126,10 @@ def expected_rows(made: list[Application], name: str) -> int:
     states = [a.status for a in made]
     if name == "queue":
         return sum(s in ("under_review", "information_requested") for s in states)
+    if name == "board":
+        return states.count(ApplicationStatus.APPROVED) + states.count(
+            ApplicationStatus.DISAPPROVED
+        )
     if name in ("permits", "register", "inspections"):
         return states.count(ApplicationStatus.APPROVED)
     return len(states)
@@ -225,6 +236,7 @@ def test_any_page_number_gets_a_page_never_an_error(people, monkeypatch, name):
 
     monkeypatch.setattr(register, "PAGE_SIZE", 1)
     monkeypatch.setattr(staff_views, "INSPECTOR_PAGE", 1)
+    monkeypatch.setattr(staff_views, "BOARD_PAGE", 1)
     build(people, 12)
     url, who, _ = PAGES[name]
     client = client_for(people, who)

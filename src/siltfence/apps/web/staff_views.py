@@ -63,6 +63,9 @@ NOT_CONFIRMED = (
 # The inspector's home works out each permit's duties as the page is served, so a page
 # holds fewer permits than the other lists.
 INSPECTOR_PAGE = 25
+# The appeals board's home: its decisions a page at a time, and the latest permits.
+BOARD_PAGE = 25
+BOARD_LATEST_PERMITS = 10
 
 
 def _officials_only(request: HttpRequest) -> None:
@@ -608,17 +611,37 @@ def appeals_home(request: HttpRequest) -> HttpResponse:
         boards.append(
             {"village": village, "ordinance": ordinance, "appeals": ordinance.rules["appeals"]}
         )
-    decided = [
-        {"application": a, "zone": load(a.village_id).time_zone}
-        for a in applications_visible_to(request.user)
-        .filter(
+    page = page_of(
+        request,
+        Application.objects.filter(
             village_id__in=villages,
             status__in=[ApplicationStatus.APPROVED, ApplicationStatus.DISAPPROVED],
         )
-        .order_by("-decided_at")
-    ]
-    permits_list = (
-        permits_visible_to(request.user).filter(village_id__in=villages).order_by("-issued_on")
+        .select_related("village", "site")
+        .only(
+            "number",
+            "status",
+            "decided_at",
+            "decision_reasons",
+            "village__name",
+            "site__address",
+        )
+        .order_by(F("decided_at").desc(nulls_last=True), "-pk"),
+        per_page=BOARD_PAGE,
+    )
+    decided = [{"application": a, "zone": load(a.village_id).time_zone} for a in page.object_list]
+    # The latest permits; every one is in the public register, searchable by village.
+    latest = (
+        Permit.objects.filter(village_id__in=villages)
+        .select_related("application__site")
+        .only(
+            "number",
+            "status",
+            "issued_on",
+            "expires_on",
+            "application__site__address",
+        )
+        .order_by("-issued_on", "-pk")[:BOARD_LATEST_PERMITS]
     )
     return render(
         request,
@@ -626,7 +649,8 @@ def appeals_home(request: HttpRequest) -> HttpResponse:
         {
             "boards": boards,
             "decided": decided,
-            "permits": permits_list,
+            "permits": list(latest),
             "also_inspector": bool(village_ids(request.user, Role.INSPECTOR)),
+            **paging(request, page, "the decisions"),
         },
     )
