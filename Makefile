@@ -75,10 +75,14 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
+# Test processes (pytest-xdist): one per processor by default; TEST_JOBS=0 runs the tests
+# in this process, as a debugger wants.
+TEST_JOBS ?= logical
+
 # The whole suite on SQLite, with lint and type checks first. The browser tests have
 # their own target, which installs Debian's Chromium when it is missing.
 test: lint typecheck
-	$(BIN)/python -m pytest -m "not browser"
+	$(BIN)/python -m pytest -m "not browser" -n $(TEST_JOBS)
 
 # The database-backed suites again, on PostgreSQL (started here if it is down). Tests that
 # run on their own SQLite file or on no database (marked no_suite_database) ran in make test.
@@ -86,7 +90,8 @@ test-postgres: install
 	@bash .ci/postgres-up
 	@command -v pg_dump >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-client >/dev/null; }
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} \
-	  $(BIN)/python -m pytest tests/integration tests/e2e -m "not browser and not no_suite_database"
+	  $(BIN)/python -m pytest tests/integration tests/e2e -m "not browser and not no_suite_database" \
+	  -n $(TEST_JOBS)
 
 test-browser: install
 	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
