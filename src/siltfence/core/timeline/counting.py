@@ -35,6 +35,7 @@ closure days, which default to the legal holidays and may be replaced per comput
 from __future__ import annotations
 
 import datetime
+import functools
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -132,15 +133,22 @@ class OfficeCalendar:
 
     @property
     def says(self) -> str:
-        if self.closures is None:
-            return (
-                "closure days: the Wisconsin legal holidays "
-                f"({HOLIDAYS_CITATION}), as the Village's calendar is seeded"
-            )
-        if not self.closures:
-            return "closure days given for this computation: none (weekends only)"
-        days = ", ".join(d.isoformat() for d in sorted(self.closures))
-        return f"closure days given for this computation (replacing the default): {days}"
+        return _calendar_says(self.closures)
+
+
+@functools.lru_cache(maxsize=256)
+def _calendar_says(closures: frozenset[datetime.date] | None) -> str:
+    """What ``OfficeCalendar.says``: worked out once per calendar, not once per deadline
+    (a recompute passes one village's calendar, years of closure days, to every permit)."""
+    if closures is None:
+        return (
+            "closure days: the Wisconsin legal holidays "
+            f"({HOLIDAYS_CITATION}), as the Village's calendar is seeded"
+        )
+    if not closures:
+        return "closure days given for this computation: none (weekends only)"
+    days = ", ".join(d.isoformat() for d in sorted(closures))
+    return f"closure days given for this computation (replacing the default): {days}"
 
 
 class CountingRule(ABC):
