@@ -178,3 +178,26 @@ def test_a_closure_day_given_by_the_office_pushes_a_business_day_deadline():
     assert "Friday 2026-06-19" in (counted.moved or "")
     weekends = OfficeCalendar(frozenset())
     assert NEW_GLARUS.business_days_after(D(2026, 6, 5), 10, weekends).due == D(2026, 6, 19)
+
+
+def test_years_of_closure_days_are_summed_up_and_only_those_the_count_skips_are_named():
+    # Every Christmas Eve and New Year's Eve from 2016 to 2026: 22 closure days given.
+    years = range(2016, 2027)
+    closures = frozenset([D(y, 12, 24) for y in years] + [D(y, 12, 31) for y in years])
+    # From Friday December 18, 2026: Mon 21 (1), Tue 22 (2), Wed 23 (3), [Thu 24 given],
+    # [Fri 25 Christmas is not given here, so it counts] (4), Mon 28 (5).
+    counted = NEW_GLARUS.business_days_after(D(2026, 12, 18), 5, OfficeCalendar(closures))
+    assert counted.due == D(2026, 12, 28)
+    says = counted.counting.says
+    assert "22 days from 2016-12-24 to 2026-12-31" in says
+    assert "2019-12-24" not in says
+    assert "2026-12-24" in (counted.moved or "") and "2016" not in (counted.moved or "")
+
+
+def test_a_few_closure_days_are_each_listed():
+    ten = frozenset(D(2026, 7, day) for day in range(6, 16))  # Monday 6 to Wednesday 15
+    says = NEW_GLARUS.business_days_after(D(2026, 7, 1), 3, OfficeCalendar(ten)).counting.says
+    assert all(d.isoformat() in says for d in ten)
+    eleven = ten | {D(2026, 7, 16)}
+    says = NEW_GLARUS.business_days_after(D(2026, 7, 1), 3, OfficeCalendar(eleven)).counting.says
+    assert "11 days from 2026-07-06 to 2026-07-16" in says

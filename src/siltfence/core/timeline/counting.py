@@ -147,8 +147,19 @@ def _calendar_says(closures: frozenset[datetime.date] | None) -> str:
         )
     if not closures:
         return "closure days given for this computation: none (weekends only)"
-    days = ", ".join(d.isoformat() for d in sorted(closures))
-    return f"closure days given for this computation (replacing the default): {days}"
+    given = "closure days given for this computation (replacing the default)"
+    days = sorted(closures)
+    if len(days) <= LISTED_CLOSURES:
+        return f"{given}: {', '.join(d.isoformat() for d in days)}"
+    # Years of an office's calendar would bury the deadline: the count names the closure
+    # days it skips, and the rest are summed up.
+    return (
+        f"{given}: {len(days)} days from {days[0].isoformat()} to {days[-1].isoformat()}; "
+        "those the count skips are named"
+    )
+
+
+LISTED_CLOSURES = 10
 
 
 class CountingRule(ABC):
