@@ -1,5 +1,6 @@
 """The long lists a page at a time, in a real Chromium at a desk's width and a phone's:
-the review queue, the permits in force, the applicant's own list and the public register.
+the review queue, the permits in force, the applicant's own list, the public register,
+the inspector's home and the appeals board's.
 
 On a 390 px phone each table stacks (a card per row, nothing scrolls sideways) and the page
 links are there, big enough to tap; a screen reader finds them as a named navigation with
@@ -21,7 +22,7 @@ from siltfence.apps.accounts.models import Membership, Role
 from siltfence.apps.documents.pdf import lines_to_pdf
 from siltfence.apps.permits import services
 from siltfence.apps.permits.models import DocumentKind
-from siltfence.apps.web import paging
+from siltfence.apps.web import paging, staff_views
 
 PASSWORD = "list-pages-password-2026"
 SPENCER = "spencer-wi"
@@ -37,11 +38,16 @@ def world(purgeable_audit, monkeypatch):
     from siltfence.apps.enforcement import register
 
     monkeypatch.setattr(register, "PAGE_SIZE", 2)
+    monkeypatch.setattr(staff_views, "INSPECTOR_PAGE", 1)
+    monkeypatch.setattr(staff_views, "BOARD_PAGE", 1)
     village = {v.id: v for v in services.village_sync()}[SPENCER]
     users = get_user_model().objects
     owner = users.create_user("owner", password=PASSWORD, first_name="Alex")
     clerk = users.create_user("clerk", password=PASSWORD)
     Membership.objects.create(user=clerk, village=village, role=Role.STAFF)
+    for name, role in (("inspector", Role.INSPECTOR), ("board", Role.APPEALS_BOARD)):
+        official = users.create_user(name, password=PASSWORD)
+        Membership.objects.create(user=official, village=village, role=role)
     for i in range(8):
         filed = timezone.now() - datetime.timedelta(days=60 - 7 * i)
         application = services.application_create(
@@ -150,3 +156,24 @@ def test_the_public_register_pages_and_stacks(live_server, browser, world, size)
         expect(page.get_by_test_id("register").locator("tbody tr")).to_have_count(2)
         fits_and_stacks(page, size)
     assert_accessible(page)
+
+
+@SIZES
+def test_the_inspector_s_and_the_board_s_homes_page_and_stack(live_server, browser, world, size):
+    inspector = opened(browser, size, live_server.url, "inspector")
+    inspector.goto(f"{live_server.url}/inspections/")
+    rows = inspector.get_by_test_id("inspector-permits").locator("tbody tr")
+    expect(rows).to_have_count(1)
+    # Every permit in force is owed the village's own inspections (§ 413-9).
+    expect(rows.first).to_contain_text("Village inspection")
+    fits_and_stacks(inspector, size)
+    assert_accessible(inspector)
+    pages_work(inspector, "the permits in force")
+    fits_and_stacks(inspector, size)
+
+    board = opened(browser, size, live_server.url, "board")
+    board.goto(f"{live_server.url}/appeals/")
+    expect(board.get_by_test_id("board-decisions").locator("tbody tr")).to_have_count(1)
+    fits_and_stacks(board, size)
+    assert_accessible(board)
+    pages_work(board, "the decisions")
