@@ -32,6 +32,7 @@ from siltfence.apps.duties.services import (
 )
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.models import TimelineEvent
+from siltfence.apps.rain.models import Station
 
 pytestmark = pytest.mark.django_db
 MARSHFIELD, MT_HOREB, WAUSAU = "USC00475120", "USC00475674", "USW00014897"
@@ -161,6 +162,25 @@ def test_the_sweep_runs_the_same_number_of_queries_for_3_and_for_12_permits(peop
         assert result.rain_events == n
         counts.append(len(queries))
     assert counts[0] == counts[1]
+
+
+def test_rain_at_stations_no_site_draws_from_adds_no_query_to_the_sweep(spencer_permit):
+    """The sweep visits only the (village, station) pairs where a permit in force draws its
+    rain: a wet day at every other station of the registry, near two villages, costs it
+    nothing more."""
+    wet = datetime.date(2026, 7, 8)
+    rain_days_record(station_id=MARSHFIELD, days={wet: 200}, source="t")
+    with CaptureQueriesContext(connection) as alone:
+        assert rain_sweep(day=wet).rain_events == 1
+    others = list(Station.objects.exclude(pk=MARSHFIELD).values_list("pk", flat=True))
+    assert len(others) >= 10
+    later = datetime.date(2026, 8, 7)  # the first storm is past the sweep's look-back
+    for station in [MARSHFIELD, *others]:
+        rain_days_record(station_id=station, days={later: 200}, source="t")
+    with CaptureQueriesContext(connection) as crowded:
+        assert rain_sweep(day=later).rain_events == 1
+    assert len(crowded) == len(alone)
+    assert [e.at.date() for e in rains(spencer_permit)] == [wet, later]
 
 
 def test_stored_duties_show_the_spencer_rain_inspection_due_the_next_day(spencer_permit):

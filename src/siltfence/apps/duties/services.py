@@ -30,7 +30,6 @@ from siltfence.apps.permits.models import (
     PermitStatus,
     Site,
     TimelineEvent,
-    Village,
 )
 from siltfence.apps.rain.models import RainDay, Station
 from siltfence.core.ordinance.loader import load
@@ -261,18 +260,12 @@ class SweepResult:
 
 
 def _qualifying_days(
-    station_id: str, village_id: str, day: datetime.date, zone: datetime.tzinfo
+    rows: list[RainDay], village_id: str, day: datetime.date, zone: datetime.tzinfo
 ) -> list[RainDay]:
-    """The wet days of every storm at the station that reaches the village's rain rule and
-    has a day from ``day - LOOKBACK_DAYS`` to ``day``."""
+    """The wet days of every storm in ``rows`` (one station's days, see ``_station_days``)
+    that reaches the village's rain rule and has a day from ``day - LOOKBACK_DAYS`` to
+    ``day``."""
     start = day - datetime.timedelta(days=LOOKBACK_DAYS)
-    rows = list(
-        RainDay.objects.filter(
-            station_id=station_id,
-            day__gte=start - datetime.timedelta(days=LOOKBACK_DAYS),
-            day__lte=day,
-        )
-    )
     by_day = {r.day: r for r in rows if r.tenths_mm is not None}
     summaries = storm_summaries(
         {d: r.tenths_mm for d, r in by_day.items() if r.tenths_mm is not None},
@@ -288,6 +281,31 @@ def _qualifying_days(
     return wanted
 
 
+def _station_days(stations: list[str], day: datetime.date) -> dict[str, list[RainDay]]:
+    """Each station's days that a storm reaching back from ``day`` may hold, one query."""
+    start = day - datetime.timedelta(days=2 * LOOKBACK_DAYS)
+    rows: dict[str, list[RainDay]] = defaultdict(list)
+    for row in RainDay.objects.filter(
+        station_id__in=stations, day__gte=start, day__lte=day
+    ).order_by("station_id", "day"):
+        rows[row.station_id].append(row)
+    return rows
+
+
+def _sweep_pairs(stations: list[str]) -> list[tuple[str, str]]:
+    """The (village, station) pairs with a permit in force whose site draws its rain from
+    one of ``stations``: only there can a rain land. (Every village by every station with
+    rain grows as their product: 1,560 pairs for a county, of which 56 had a site.)"""
+    return sorted(
+        set(
+            SiteStation.objects.filter(
+                station_id__in=stations,
+                site__applications__permit__status=PermitStatus.ACTIVE,
+            ).values_list("site__applications__village_id", "station_id")
+        )
+    )
+
+
 def rain_sweep(*, day: datetime.date) -> SweepResult:
     """Write each qualifying rain up to ``day`` onto every active permit that draws its rain
     from the station, once (a permit holding that station's rain of that day is left
@@ -300,19 +318,18 @@ def rain_sweep(*, day: datetime.date) -> SweepResult:
         .distinct()
     )
     stations = sorted(set(pairs))
-    # Every village (a handful of rows): a village with no permit at a station writes nothing.
-    villages = sorted(Village.objects.values_list("id", flat=True)) if stations else []
+    places = _sweep_pairs(stations) if stations else []
+    days = _station_days(sorted({station for _, station in places}), day) if places else {}
     touched: set[int] = set()
     written = 0
     with transaction.atomic():
-        for village_id in villages:
+        for village_id, station_id in places:
             zone = ZoneInfo(load(village_id).time_zone)
-            for station_id in stations:
-                for rain_day in _qualifying_days(station_id, village_id, day, zone):
-                    RainDay.objects.select_for_update().filter(pk=rain_day.pk).exists()
-                    count, permits = _land(rain_day, village_id, zone)
-                    written += count
-                    touched.update(permits)
+            for rain_day in _qualifying_days(days.get(station_id, []), village_id, day, zone):
+                RainDay.objects.select_for_update().filter(pk=rain_day.pk).exists()
+                count, permits = _land(rain_day, village_id, zone)
+                written += count
+                touched.update(permits)
         if written:
             event_record(
                 actor=None,
