@@ -446,6 +446,24 @@ def permit_duties_recompute(
     return count
 
 
+def permit_duties_on_commit(*, application_id: int) -> None:
+    """Once the transaction that recorded an event on this application commits, recompute
+    the stored duties of its permit in force (if it has one), so the dashboards and the
+    reminders follow the record at once, not at the next daily sweep. A failure here is
+    logged and left to the sweep: the event itself is already committed."""
+
+    def recompute() -> None:
+        ids = list(
+            Permit.objects.filter(
+                application_id=application_id, status=PermitStatus.ACTIVE
+            ).values_list("pk", flat=True)
+        )
+        if ids:
+            permit_duties_recompute(permit_ids=ids)
+
+    transaction.on_commit(recompute, robust=True)
+
+
 def duties_recompute_all(
     *,
     village_ids: Sequence[str] | None = None,

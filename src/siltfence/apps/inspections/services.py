@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from siltfence.apps.accounts.rules import is_inspector_of, is_staff_of
 from siltfence.apps.audit.chain import event_record
+from siltfence.apps.duties.services import permit_duties_on_commit
 from siltfence.apps.inspections.models import Inspection, InspectionPhoto, Result
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.models import Permit, PermitStatus, TimelineEvent
@@ -246,7 +247,7 @@ def inspection_record(
                 "violation": inspection.violation_ref,
             },
         )
-        transaction.on_commit(lambda: _recompute(locked.pk))
+        permit_duties_on_commit(application_id=locked.application_id)
     return inspection
 
 
@@ -285,12 +286,6 @@ def _violation(
     )
     inspection.violation_ref = f"violation {violation.pk}"
     inspection.save(update_fields=["violation_ref"])
-
-
-def _recompute(permit_id: int) -> None:
-    from siltfence.apps.duties.services import permit_duties_recompute
-
-    permit_duties_recompute(permit_ids=[permit_id])
 
 
 # -- the round planner -----------------------------------------------------------------

@@ -107,6 +107,7 @@ def _transition(
         TimelineEvent.objects.create(
             application=locked, type=event, at=at, fields=event_fields or {}
         )
+        _duties_follow(locked.pk)
     event_record(
         actor=actor,
         entity="application",
@@ -118,6 +119,13 @@ def _transition(
         before=before,
         after={**_snapshot(locked), **(after_extra or {})},
     )
+
+
+def _duties_follow(application_id: int) -> None:
+    """The permit's stored duties recomputed once this transaction commits."""
+    from siltfence.apps.duties.services import permit_duties_on_commit
+
+    permit_duties_on_commit(application_id=application_id)
 
 
 def _clock_cite(ordinance: Ordinance, kind: str) -> str:
@@ -558,6 +566,7 @@ def application_approve(
         if locked.building_permit_expires:
             fields["building_permit_expires"] = locked.building_permit_expires.isoformat()
         TimelineEvent.objects.create(application=locked, type="permit_issued", at=at, fields=fields)
+        _duties_follow(locked.pk)
         permit = Permit.objects.create(
             application=locked,
             village_id=locked.village_id,
@@ -680,6 +689,7 @@ def permit_extend(
         TimelineEvent.objects.create(
             application_id=locked.application_id, type="permit_extended", at=at, fields=fields
         )
+        _duties_follow(locked.application_id)
         before = locked.expires_on
         locked.expires_on = permit_expiry(locked.application)
         locked.save(update_fields=["expires_on"])

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from siltfence.apps.accounts.rules import is_applicant_of
 from siltfence.apps.audit.chain import event_record
+from siltfence.apps.duties.services import permit_duties_on_commit
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.models import Permit, PermitStatus, TimelineEvent
 from siltfence.apps.permits.uploads import checked_upload
@@ -206,14 +207,8 @@ def site_log_record(
                 **{k: v for k, v in values.items() if v},
             },
         )
-        transaction.on_commit(lambda: _recompute(locked.pk))
+        permit_duties_on_commit(application_id=locked.application_id)
     return entry
-
-
-def _recompute(permit_id: int) -> None:
-    from siltfence.apps.duties.services import permit_duties_recompute
-
-    permit_duties_recompute(permit_ids=[permit_id])
 
 
 def _citation(ordinance: Any, kind: str) -> str:
