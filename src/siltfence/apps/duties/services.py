@@ -52,16 +52,7 @@ def stations_sync() -> int:
     """The stations siltfence ships, as rows of the rain record (added or corrected)."""
     count = 0
     for station in registry().values():
-        Station.objects.update_or_create(
-            id=station.id,
-            defaults={
-                "name": station.name,
-                "state": station.state,
-                "latitude": station.latitude,
-                "longitude": station.longitude,
-                "elevation_m": station.elevation_m,
-            },
-        )
+        Station.objects.update_or_create(id=station.id, defaults=Station.listed_fields(station))
         count += 1
     return count
 
@@ -310,14 +301,14 @@ def rain_sweep(*, day: datetime.date) -> SweepResult:
     """Write each qualifying rain up to ``day`` onto every active permit that draws its rain
     from the station, once (a permit holding that station's rain of that day is left
     alone). Returns the permits a rain landed on (to recompute)."""
-    pairs = (
+    wet = (
         RainDay.objects.filter(
             day__gte=day - datetime.timedelta(days=LOOKBACK_DAYS), day__lte=day, tenths_mm__gt=0
         )
         .values_list("station_id", flat=True)
         .distinct()
     )
-    stations = sorted(set(pairs))
+    stations = sorted(set(wet))
     places = _sweep_pairs(stations) if stations else []
     days = _station_days(sorted({station for _, station in places}), day) if places else {}
     touched: set[int] = set()

@@ -107,7 +107,6 @@ def _transition(
         TimelineEvent.objects.create(
             application=locked, type=event, at=at, fields=event_fields or {}
         )
-        _duties_follow(locked.pk)
     event_record(
         actor=actor,
         entity="application",

@@ -7,6 +7,8 @@ is kept too, with no amount, so that "no rain" and "no record" stay apart.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import models
 from django.db.models import Q
 
@@ -27,6 +29,14 @@ class Station(models.Model):
 
     def __str__(self) -> str:
         return f"{self.id} {self.name}".strip()
+
+    LISTED = ("name", "state", "latitude", "longitude", "elevation_m")
+
+    @classmethod
+    def listed_fields(cls, listing: Any) -> dict[str, Any]:
+        """The fields of a row, from a station list's entry (the registry's, or a made-up
+        county's): its name, state, place and elevation."""
+        return {name: getattr(listing, name) for name in cls.LISTED}
 
 
 class RainDay(models.Model):

@@ -134,14 +134,7 @@ def _station_row(station_id: str) -> Station:
     listed = registry().get(station_id)
     if listed is None:
         return Station(id=station_id)
-    return Station(
-        id=listed.id,
-        name=listed.name,
-        state=listed.state,
-        latitude=listed.latitude,
-        longitude=listed.longitude,
-        elevation_m=listed.elevation_m,
-    )
+    return Station(id=listed.id, **Station.listed_fields(listed))
 
 
 def _write(batch: list[Reading], source: str, result: ImportResult) -> None:

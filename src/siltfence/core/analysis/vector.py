@@ -118,9 +118,9 @@ def judge(
     when_of = {rule["id"]: rule["when"] for rule in rules["triggers"]}
     # An exemption overridden by a trigger holds only where that trigger does not.
     exempt_when = {
-        rule["id"]: {
-            "all": [rule["when"], *({"not": when_of[n]} for n in rule.get("overridden_by", []))]
-        }
+        rule["id"]: {"all": [rule["when"], *({"not": when_of[n]} for n in rule["overridden_by"])]}
+        if rule.get("overridden_by")
+        else rule["when"]
         for rule in rules["exemptions"]
     }
     exemptions = {name: compiled(when) for name, when in exempt_when.items()}

@@ -319,17 +319,7 @@ def _rain(
 
     stations_sync()
     Station.objects.bulk_create(
-        [
-            Station(
-                id=s.id,
-                name=s.name,
-                state=s.state,
-                latitude=s.latitude,
-                longitude=s.longitude,
-                elevation_m=s.elevation_m,
-            )
-            for s in specs
-        ],
+        [Station(id=s.id, **Station.listed_fields(s)) for s in specs],
         ignore_conflicts=True,
     )
     record = None
