@@ -47,14 +47,6 @@ def test_an_issued_permit_has_its_duties_stored_when_the_approval_commits(
     assert state.duties == recomputed(permit, state.as_of)
 
 
-def test_without_the_commit_nothing_is_stored_yet(people):
-    # In a transaction that has not committed (a test's), the recompute has not run.
-    application = factories.make_application(
-        applicant=people.applicant_a, village=SPENCER, state="approved", staff=people.staff[SPENCER]
-    )
-    assert not PermitDuties.objects.filter(permit=application.permit).exists()
-
-
 def test_an_extension_and_a_stop_work_order_each_recompute_the_stored_duties(
     people, django_capture_on_commit_callbacks
 ):
