@@ -1,5 +1,6 @@
-"""The full recompute of stored duties (after the ordinance data or the office calendar
-changed): every active permit once, the same result in several processes as in one.
+"""The recompute of stored duties (after the ordinance data, the office calendar or the
+code changed): every active permit once with --all, the same result in several processes as
+in one; otherwise only the permits whose stored duties are out of date.
 
 Rain of 0.55 inch (140 tenths of a millimetre, over the half inch of § 413-8E(3)(g)) at
 Marshfield on Wednesday 2026-07-08 sets each Spencer permit a rain inspection; the text
@@ -14,28 +15,30 @@ import pytest
 from django.core.management import CommandError, call_command
 from sitework import local, permit_issued
 
+from siltfence.apps.duties import services as duty_services
 from siltfence.apps.duties.models import PermitDuties
 from siltfence.apps.duties.services import (
     duties_recompute_all,
     rain_days_record,
     rain_sweep,
     site_station_assign,
+    stale_permit_ids,
     stations_sync,
 )
-from siltfence.apps.permits.models import PermitStatus
+from siltfence.apps.permits.models import OfficeClosure, PermitStatus, TimelineEvent
 
 MARSHFIELD = "USC00475120"
 RAIN_DAY = datetime.date(2026, 7, 8)
 
 
-def _permits(people, count):
+def _permits(people, count, village="spencer-wi"):
     stations_sync()
     permits = []
     for i in range(count):
         permit = permit_issued(
             applicant=people.applicant_a,
-            staff=people.staff["spencer-wi"],
-            village="spencer-wi",
+            staff=people.staff[village],
+            village=village,
             filed=local(2026, 7, 1, 9),
             address=f"{i} Recompute Rd",
         )
@@ -57,11 +60,11 @@ def _stored():
 def test_a_full_recompute_in_two_processes_stores_what_one_process_stores(people):
     permits = _permits(people, 5)
     moment = local(2026, 7, 8, 18)
-    assert duties_recompute_all(jobs=1, as_of=moment) == 5
+    assert duties_recompute_all(jobs=1, as_of=moment, everything=True).recomputed == 5
     one = _stored()
     PermitDuties.objects.all().delete()
     # Chunks of two permits: three chunks shared by two processes on PostgreSQL.
-    assert duties_recompute_all(jobs=2, as_of=moment, chunk=2) == 5
+    assert duties_recompute_all(jobs=2, as_of=moment, chunk=2, everything=True).recomputed == 5
     two = _stored()
     assert two == one
     assert set(two) == {p.pk for p in permits}
@@ -79,16 +82,24 @@ def test_a_full_recompute_leaves_permits_that_are_not_active_alone(people):
     active, closed = _permits(people, 2)
     closed.status = PermitStatus.CLOSED
     closed.save(update_fields=["status"])
-    assert duties_recompute_all(as_of=local(2026, 7, 8, 18)) == 1
+    result = duties_recompute_all(as_of=local(2026, 7, 8, 18), everything=True)
+    assert (result.in_force, result.recomputed) == (1, 1)
     assert set(PermitDuties.objects.values_list("permit_id", flat=True)) == {active.pk}
 
 
 @pytest.mark.django_db
 def test_the_command_recomputes_one_village_and_says_how_many(people, capsys):
     _permits(people, 2)
+    PermitDuties.objects.all().delete()
     call_command("duties_recompute", "--village", "spencer-wi", "--jobs", "2")
-    assert "Recomputed the duties of 2 permit(s)" in capsys.readouterr().out
+    assert "Recomputed the duties of 2 of 2 permit(s) in force" in capsys.readouterr().out
     assert PermitDuties.objects.count() == 2
+    call_command("duties_recompute", "--village", "spencer-wi")
+    out = capsys.readouterr().out
+    assert "Recomputed the duties of 0 of 2 permit(s) in force" in out
+    assert "the others were up to date" in out
+    call_command("duties_recompute", "--all")
+    assert "Recomputed the duties of 2 of 2 permit(s) in force" in capsys.readouterr().out
 
 
 @pytest.mark.django_db
@@ -103,3 +114,119 @@ def test_the_command_recomputes_one_village_and_says_how_many(people, capsys):
 def test_the_command_refuses_bad_options_naming_them(villages, args, field):
     with pytest.raises(CommandError, match=f"^{field}:"):
         call_command("duties_recompute", *args)
+
+
+# -- only what changed -------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_second_recompute_with_nothing_changed_computes_no_permit(people):
+    _permits(people, 3)
+    moment = local(2026, 7, 8, 18)
+    first = duties_recompute_all(as_of=moment)
+    assert (first.in_force, first.recomputed) == (3, 3)  # the rain landed on all three
+    again = duties_recompute_all(as_of=moment)
+    assert (again.in_force, again.recomputed) == (3, 0)
+
+
+@pytest.mark.django_db
+def test_an_event_that_did_not_recompute_its_permit_makes_that_permit_stale(people):
+    first, second = _permits(people, 2)
+    moment = local(2026, 7, 8, 18)
+    duties_recompute_all(as_of=moment)
+    # Written straight to the table, as a bulk load or a failed on-commit hook would leave it.
+    TimelineEvent.objects.create(
+        application=second.application,
+        type="self_inspection",
+        at=local(2026, 7, 8, 16),
+        fields={"inspector": "Pat Doe", "phase": "grading"},
+    )
+    assert stale_permit_ids(moment) == [second.pk]
+    assert duties_recompute_all(as_of=moment).recomputed == 1
+    # The self-inspection after the rain of 2026-07-08 meets its inspection (§ 413-8E(3)(g)).
+    [rain] = [
+        d for d in PermitDuties.objects.get(pk=second.pk).duties if d["kind"] == "rain_inspection"
+    ]
+    assert (rain["status"], rain["met_by"]["type"]) == ("met", "self_inspection")
+    [untouched] = [
+        d for d in PermitDuties.objects.get(pk=first.pk).duties if d["kind"] == "rain_inspection"
+    ]
+    assert untouched["status"] == "open"
+    assert stale_permit_ids(moment) == []
+
+
+@pytest.mark.django_db
+def test_an_office_closure_makes_only_that_villages_permits_stale(people):
+    spencer = _permits(people, 2)
+    glarus = _permits(people, 1, village="new-glarus-wi")
+    moment = local(2026, 7, 8, 18)
+    duties_recompute_all(as_of=moment)
+    assert stale_permit_ids(moment) == []
+    OfficeClosure.objects.create(
+        village_id="new-glarus-wi", day=datetime.date(2026, 7, 24), reason="Wilhelm Tell"
+    )
+    assert stale_permit_ids(moment) == [glarus[0].pk]
+    assert stale_permit_ids(moment, ["spencer-wi"]) == []
+    assert {p.pk for p in spencer}.isdisjoint(stale_permit_ids(moment))
+
+
+@pytest.mark.django_db
+def test_new_code_or_ordinance_data_makes_every_permit_stale(people, monkeypatch):
+    permits = _permits(people, 2)
+    moment = local(2026, 7, 8, 18)
+    duties_recompute_all(as_of=moment)
+    monkeypatch.setattr(duty_services, "_code_digest", lambda: "another release")
+    duty_services._rules_digest.cache_clear()
+    try:
+        assert stale_permit_ids(moment) == sorted(p.pk for p in permits)
+    finally:
+        monkeypatch.undo()
+        duty_services._rules_digest.cache_clear()
+    assert stale_permit_ids(moment) == []
+
+
+@pytest.mark.django_db
+def test_stored_duties_go_stale_when_their_next_duty_falls_due(people):
+    _permits(people, 1)
+    moment = local(2026, 7, 8, 18)
+    duties_recompute_all(as_of=moment)
+    [state] = PermitDuties.objects.all()
+    # The rain of 2026-07-08 is to be inspected by the end of the next day (gap 3).
+    assert state.recompute_by == local(2026, 7, 10, 0)
+    assert stale_permit_ids(local(2026, 7, 9, 23, 59)) == []
+    assert stale_permit_ids(local(2026, 7, 10, 0)) == [state.permit_id]
+
+
+@pytest.mark.django_db
+def test_stored_duties_go_stale_when_a_new_inspection_period_begins(people):
+    """§ 413-9: one village inspection a month from March 1 to October 31. With July's done
+    and no duty left open (the rain's inspection is late, and no work start is recorded, so
+    no weekly one runs), nothing falls due; yet August's duty appears on August 1 with no
+    event, so the stored duties must be recomputed by then."""
+    [permit] = _permits(people, 1)
+    TimelineEvent.objects.create(
+        application=permit.application,
+        type="municipal_inspection",
+        at=local(2026, 7, 20, 10),
+        fields={"inspector": "Building Inspector", "result": "in compliance"},
+    )
+    TimelineEvent.objects.create(
+        application=permit.application,
+        type="self_inspection",
+        at=local(2026, 7, 29, 9),
+        fields={"inspector": "Pat Doe", "phase": "grading"},
+    )
+    moment = local(2026, 7, 30, 12)
+    duties_recompute_all(as_of=moment)
+    state = PermitDuties.objects.get(pk=permit.pk)
+    assert state.next_due is None
+    assert state.recompute_by == local(2026, 8, 1, 0)
+    assert stale_permit_ids(local(2026, 7, 31, 23, 59)) == []
+    assert stale_permit_ids(local(2026, 8, 1, 0)) == [permit.pk]
+    duties_recompute_all(as_of=local(2026, 8, 1, 8))
+    periods = [
+        d["period"]["from"]
+        for d in PermitDuties.objects.get(pk=permit.pk).duties
+        if d["kind"] == "municipal_inspection"
+    ]
+    assert periods == ["2026-07-01", "2026-08-01"]

@@ -112,3 +112,38 @@ def test_the_seasons_come_from_the_ordinance_data():
         ({"from": "2026-09-01", "to": "2026-09-30"}, 1),
         ({"from": "2026-10-01", "to": "2027-03-31"}, 3),
     ]
+
+
+# -- the day the duties change with no event (``Timeline.changes_on``) -----------------
+# A permit issued 2026-06-03 is valid 180 days (§ 413-8E(1)): through 2026-11-30.
+
+
+def _changes_on(as_of: str, *extra, jurisdiction="spencer-wi"):
+    events = [ev("permit_issued", "2026-06-03"), *extra]
+    return compute(
+        load(jurisdiction), events, datetime.datetime.fromisoformat(as_of), None
+    ).changes_on
+
+
+def test_the_next_months_inspection_is_owed_from_the_first_of_the_month():
+    assert _changes_on("2026-06-20T12:00-05:00") == datetime.date(2026, 7, 1)
+    assert _changes_on("2026-06-30T23:59-05:00") == datetime.date(2026, 7, 1)
+    assert _changes_on("2026-07-01T00:00-05:00") == datetime.date(2026, 8, 1)
+
+
+def test_the_winter_period_is_owed_from_november_1():
+    assert _changes_on("2026-10-31T12:00-05:00") == datetime.date(2026, 11, 1)
+
+
+def test_no_change_after_the_last_period_the_permit_is_in_force_in():
+    # The winter period runs to February 28; the permit expires on November 30.
+    assert _changes_on("2026-11-10T12:00-06:00") is None
+
+
+def test_no_change_after_final_stabilization_ends_the_permits_inspections():
+    final = ev("final_stabilization", "2026-06-20")
+    assert _changes_on("2026-06-25T12:00-05:00", final) is None
+
+
+def test_a_chapter_with_no_inspection_schedule_has_no_such_change():
+    assert _changes_on("2026-06-20T12:00-05:00", jurisdiction="new-glarus-wi") is None

@@ -66,11 +66,19 @@ class PermitDuties(models.Model):
     open_count = models.PositiveIntegerField(default=0)
     overdue_count = models.PositiveIntegerField(default=0)
     duties = models.JSONField(default=list)
+    # When these duties change with no event (a duty falls due, a new inspection period
+    # begins): the daily sweep recomputes them by then.
+    recompute_by = models.DateTimeField(null=True, blank=True)
+    # What they were computed from, but for the time: the ordinance data, the office
+    # calendar and the code (one digest per village), and the permit's events (how many,
+    # the last one's id). A recompute skips a permit whose inputs are unchanged.
+    inputs = models.CharField(max_length=64, default="", blank=True)
 
     class Meta:
         indexes = [
             models.Index(fields=["village", "next_due"]),
             models.Index(fields=["next_due"]),
+            models.Index(fields=["recompute_by"]),
             models.Index(fields=["village", "overdue_count"]),
         ]
 

@@ -12,6 +12,7 @@ ordinance data, never a number written here.
 from __future__ import annotations
 
 import datetime
+import functools
 import json
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -397,8 +398,8 @@ def permit_duties_recompute(
     """Recompute and store the duties of these permits only, from their events.
 
     Reads the permits' events in chunks (a query per chunk, not per permit), runs the
-    core's engine on each permit, and writes the results back in bulk."""
-    from siltfence.apps.permits.clocks import office_closures
+    core's engine on each permit, and writes the results back in bulk, each with what it
+    was computed from (``inputs``) and when it next changes by itself (``recompute_by``)."""
     from siltfence.core.timeline import compute
 
     ids = sorted(set(permit_ids))
@@ -411,27 +412,33 @@ def permit_duties_recompute(
             Permit.objects.filter(pk__in=chunk).values_list("pk", "application_id", "village_id")
         )
         events: dict[int, list[dict[str, Any]]] = defaultdict(list)
+        last_ids: dict[int, int] = {}
         zones = {v: ZoneInfo(load(v).time_zone) for _, _, v in permits}
+        closures.update(_closures([v for v in zones if v not in closures]))
         rows = (
             TimelineEvent.objects.filter(application_id__in=[a for _, a, _ in permits])
             .order_by("application_id", "at", "id")
-            .values_list("application_id", "type", "at", "fields")
+            .values_list("application_id", "id", "type", "at", "fields")
         )
-        for application_id, kind, at, fields in rows:
+        for application_id, pk, kind, at, fields in rows:
             # The stored moment goes to the core as it is, with no round trip through text.
             events[application_id].append({"type": kind, "at": at, **fields})
+            last_ids[application_id] = max(pk, last_ids.get(application_id, 0))
         states = []
         for pk, application_id, village_id in permits:
-            if village_id not in closures:
-                closures[village_id] = office_closures(village_id)
             zone = zones[village_id]
             timeline = compute(
                 load(village_id),
                 events[application_id],
                 as_of=moment.astimezone(zone),
                 office_closures=closures[village_id],
-            ).to_json()
-            states.append(_state(pk, village_id, timeline, zone, moment))
+            )
+            inputs = _inputs(
+                _rules_digest(village_id, closures[village_id]),
+                len(events[application_id]),
+                last_ids.get(application_id, 0),
+            )
+            states.append(_state(pk, village_id, timeline, zone, moment, inputs))
         _duties_store(states)
         count += len(states)
     return count
@@ -461,17 +468,23 @@ def duties_recompute_all(
     jobs: int = 1,
     as_of: datetime.datetime | None = None,
     chunk: int = RECOMPUTE_CHUNK,
-) -> int:
-    """Recompute the stored duties of every active permit (of these villages), as after a
-    change to the ordinance data or the office calendar, which no event announces.
+    everything: bool = False,
+) -> RecomputeResult:
+    """Bring the stored duties of every active permit (of these villages) up to date, as
+    after a change to the ordinance data, the office calendar or the code, which no event
+    announces.
 
-    With ``jobs`` > 1 on PostgreSQL the permits are split into chunks computed by that many
-    processes, each with its own connection; SQLite takes one writer at a time, so it
-    runs in this process whatever ``jobs`` says."""
-    ids = active_permit_ids(village_ids)
+    Only the permits whose stored duties are out of date are computed (``stale_permit_ids``):
+    an ordinance edit in one village recomputes that village's permits, not the county's.
+    ``everything`` recomputes them all. With ``jobs`` > 1 on PostgreSQL the permits are
+    split into chunks computed by that many processes, each with its own connection;
+    SQLite takes one writer at a time, so it runs in this process whatever ``jobs`` says."""
     moment = as_of or timezone.now()
+    active = active_permit_ids(village_ids)
+    ids = active if everything else stale_permit_ids(moment, village_ids)
     if jobs <= 1 or connection.vendor != "postgresql" or len(ids) <= chunk:
-        return permit_duties_recompute(permit_ids=ids, as_of=moment)
+        done = permit_duties_recompute(permit_ids=ids, as_of=moment)
+        return RecomputeResult(in_force=len(active), recomputed=done)
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -481,8 +494,111 @@ def duties_recompute_all(
     connections.close_all()  # a forked process must open its own connection
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        done = pool.map(_recompute_chunk, chunks, [moment] * len(chunks))
-        return sum(done)
+        done = sum(pool.map(_recompute_chunk, chunks, [moment] * len(chunks)))
+    return RecomputeResult(in_force=len(active), recomputed=done)
+
+
+@dataclass(frozen=True)
+class RecomputeResult:
+    in_force: int  # active permits looked at
+    recomputed: int  # of them, the ones whose stored duties were out of date
+
+
+def stale_permit_ids(
+    moment: datetime.datetime, village_ids: Sequence[str] | None = None
+) -> list[int]:
+    """The active permits whose stored duties are out of date at ``moment``: none stored;
+    stored from other inputs (the ordinance data, the office calendar, the code, or the
+    permit's events, counted with the last one's id); or due to change by themselves by
+    now (``recompute_by``), including an event dated after the moment they were computed
+    for. Three queries, whatever the number of permits: the events are counted per
+    application in the database."""
+    from django.db.models import Count, Max
+
+    permits = Permit.objects.filter(status=PermitStatus.ACTIVE)
+    if village_ids is not None:
+        permits = permits.filter(village_id__in=village_ids)
+    rows = list(
+        permits.values_list(
+            "pk",
+            "application_id",
+            "village_id",
+            "duty_state__inputs",
+            "duty_state__as_of",
+            "duty_state__recompute_by",
+        )
+    )
+    marks = {
+        a: (n, last, latest)
+        for a, n, last, latest in TimelineEvent.objects.filter(
+            application_id__in=permits.values("application_id")
+        )
+        .values("application_id")
+        .annotate(n=Count("id"), last=Max("id"), latest=Max("at"))
+        .values_list("application_id", "n", "last", "latest")
+    }
+    closures = _closures(sorted({v for _, _, v, _, _, _ in rows}))
+    stale = []
+    for pk, application_id, village_id, inputs, as_of, recompute_by in rows:
+        n, last, latest = marks.get(application_id, (0, 0, None))
+        expected = _inputs(_rules_digest(village_id, closures[village_id]), n, last)
+        if (
+            inputs != expected
+            or as_of is None
+            or (recompute_by is not None and recompute_by <= moment)
+            or (latest is not None and latest > as_of and latest <= moment)
+        ):
+            stale.append(pk)
+    return sorted(stale)
+
+
+def _closures(village_ids: Sequence[str]) -> dict[str, frozenset[datetime.date]]:
+    """Each village's office closure days, in one query."""
+    from siltfence.apps.permits.models import OfficeClosure
+
+    days: dict[str, set[datetime.date]] = {v: set() for v in village_ids}
+    for village_id, day in OfficeClosure.objects.filter(village_id__in=village_ids).values_list(
+        "village_id", "day"
+    ):
+        days[village_id].add(day)
+    return {v: frozenset(d) for v, d in days.items()}
+
+
+def _inputs(rules: str, events: int, last_event: int) -> str:
+    return f"{rules}:{events}:{last_event}"
+
+
+@functools.cache
+def _code_digest() -> str:
+    """The code that computes stored duties: the core and this module. A new release that
+    changes either recomputes every permit at the next sweep."""
+    import hashlib
+    from pathlib import Path
+
+    import siltfence.core
+
+    digest = hashlib.sha256()
+    core = Path(siltfence.core.__file__).parent
+    for path in [*sorted(core.rglob("*.py")), Path(__file__)]:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+@functools.lru_cache(maxsize=256)
+def _rules_digest(village_id: str, closures: frozenset[datetime.date]) -> str:
+    """One digest of a village's ordinance data (its files as loaded), its office calendar
+    and the code: what its permits' duties are computed from, but for their events."""
+    import hashlib
+
+    from siltfence.core.ordinance.loader import FILES
+
+    digest = hashlib.sha256(_code_digest().encode())
+    folder = load(village_id).folder
+    for name in FILES:
+        digest.update(name.encode())
+        digest.update((folder / name).read_bytes())
+    digest.update(",".join(sorted(d.isoformat() for d in closures)).encode())
+    return digest.hexdigest()[:24]
 
 
 def _recompute_chunk(ids: list[int], moment: datetime.datetime) -> int:
@@ -500,7 +616,8 @@ def _duties_store(states: list[PermitDuties]) -> None:
             return
         table = PermitDuties._meta.db_table
         columns = (
-            "permit_id, village_id, computed_at, as_of, next_due, open_count, overdue_count, duties"
+            "permit_id, village_id, computed_at, as_of, next_due, open_count, overdue_count, "
+            "duties, recompute_by, inputs"
         )
         with connection.cursor() as cursor:
             raw = cursor.cursor  # psycopg's own cursor: Django's wrapper has no copy()
@@ -516,27 +633,44 @@ def _duties_store(states: list[PermitDuties]) -> None:
                             s.open_count,
                             s.overdue_count,
                             json.dumps(s.duties),
+                            s.recompute_by,
+                            s.inputs,
                         )
                     )
 
 
 def _state(
-    pk: int, village_id: str, timeline: dict[str, Any], zone: ZoneInfo, moment: datetime.datetime
+    pk: int,
+    village_id: str,
+    timeline: Any,
+    zone: ZoneInfo,
+    moment: datetime.datetime,
+    inputs: str,
 ) -> PermitDuties:
-    duties = [d for d in timeline["duties"] if d["kind"] not in ("review_decision",)]
-    duties = [d for d in duties if d["kind"] != "re_review_decision"]
+    duties = [
+        d
+        for d in timeline.to_json()["duties"]
+        if d["kind"] not in ("review_decision", "re_review_decision")
+    ]
     open_ones = [d for d in duties if d["status"] != "met"]
-    # When something next changes without an event: the earliest duty still open.
+    # When something next changes without an event: the earliest duty still open falls
+    # due, or a new inspection period begins.
     dues = [_due_moment(str(d["due"]), zone) for d in open_ones if d["status"] == "open"]
+    next_due = min(dues) if dues else None
+    changes = [] if next_due is None else [next_due]
+    if timeline.changes_on is not None:
+        changes.append(datetime.datetime.combine(timeline.changes_on, datetime.time(0), zone))
     return PermitDuties(
         permit_id=pk,
         village_id=village_id,
         computed_at=timezone.now(),
         as_of=moment,
-        next_due=min(dues) if dues else None,
+        next_due=next_due,
         open_count=sum(1 for d in open_ones if d["status"] == "open"),
         overdue_count=sum(1 for d in open_ones if d["status"] == "overdue"),
         duties=duties,
+        recompute_by=min(changes) if changes else None,
+        inputs=inputs,
     )
 
 
@@ -549,9 +683,9 @@ def active_permit_ids(village_ids: Sequence[str] | None = None) -> list[int]:
 
 def daily_sweep(*, day: datetime.date, as_of: datetime.datetime | None = None) -> SweepRun:
     """The day's work: stations for sites that have none, the rain sweep, the duties of
-    the permits a rain landed on (and of those whose next duty has fallen due since they
-    were computed, as a clock running out changes a status without any event), then the
-    reminders."""
+    every permit whose stored duties are out of date (a rain landed on it; a duty fell due
+    or a new inspection period began, which changes them without any event; the ordinance
+    data, the office calendar or the code changed), then the reminders."""
     from siltfence.apps.reminders.services import reminders_send
 
     moment = as_of or timezone.now()
@@ -559,21 +693,8 @@ def daily_sweep(*, day: datetime.date, as_of: datetime.datetime | None = None) -
     for site in Site.objects.filter(rain__isnull=True, applications__permit__status="active"):
         site_station_assign(site=site)
     result = rain_sweep(day=day)
-    # A status changes without an event only when a due date passes (open to overdue, the
-    # next weekly or monthly inspection owed): those permits, found by the index on
-    # next_due, are recomputed with the touched ones, and no other.
-    stale = set(
-        PermitDuties.objects.filter(
-            permit__status=PermitStatus.ACTIVE, next_due__lte=moment
-        ).values_list("permit_id", flat=True)
-    )
-    missing = set(
-        Permit.objects.filter(status=PermitStatus.ACTIVE, duty_state__isnull=True).values_list(
-            "pk", flat=True
-        )
-    )
     recomputed = permit_duties_recompute(
-        permit_ids=set(result.touched) | stale | missing, as_of=moment
+        permit_ids=set(result.touched) | set(stale_permit_ids(moment)), as_of=moment
     )
     sent = reminders_send(as_of=moment)
     run.rain_events = result.rain_events

@@ -23,6 +23,9 @@ class Context:
     as_of: datetime.datetime
     events: list[Event]  # checked, sorted by time, none after as_of
     notes: dict[str, Note] = field(default_factory=dict)
+    # Days after as_of on which the duties change with no new event (a new inspection
+    # period begins); a status turning overdue is read from the duties' own dues.
+    changes: list[datetime.date] = field(default_factory=list)
     _by_type: dict[tuple[str, ...], list[Event]] = field(default_factory=dict, repr=False)
 
     # -- events ---------------------------------------------------------------------

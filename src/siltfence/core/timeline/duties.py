@@ -437,11 +437,16 @@ def municipal_inspections(ctx: Context, permit: Permit | None) -> list[Duty]:
     final = [f.day for f in ctx.of("final_stabilization") if f.day >= permit.issued]
     if final:
         last = min(last, final[0])
-    last = min(last, ctx.as_of.date())
+    in_force_to, last = last, min(last, ctx.as_of.date())
     inspections = ctx.of("municipal_inspection")
     duties = []
     seasons = ctx.ordinance.rules["municipal_inspections"]["seasons"]
-    for start, end, needed, name in _periods(permit.issued, last, seasons):
+    periods = _periods(permit.issued, last, seasons)
+    if periods and periods[-1][1] < in_force_to:
+        # The permit is still in force when the period holding as_of ends: the next
+        # period's duty appears that day, with no event to announce it.
+        ctx.changes.append(periods[-1][1] + datetime.timedelta(days=1))
+    for start, end, needed, name in periods:
         due = min(end, permit_end(permit, final))
         done = [i for i in inspections if start <= i.day <= due and i.day >= permit.issued]
         met = done[needed - 1] if len(done) >= needed else None

@@ -110,6 +110,7 @@ def compute(
         allowed_actions=actions,
         forfeiture=fine,
         notes=list(ctx.notes.values()),
+        changes_on=min(ctx.changes, default=None),
     )
 
 

@@ -248,6 +248,10 @@ class Timeline:
     allowed_actions: list[AllowedAction]
     forfeiture: Forfeiture | None
     notes: list[Note]
+    # The first day after as_of on which the duties change with no new event, other than
+    # an open duty falling due (a new inspection period); None if there is none. A store
+    # of computed duties recomputes by then. Not part of the public output.
+    changes_on: datetime.date | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {

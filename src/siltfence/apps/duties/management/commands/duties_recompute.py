@@ -1,6 +1,7 @@
-"""Recompute every active permit's stored duties: after the ordinance data or the office
-calendar changed, since no event on a permit says so. The daily sweep recomputes only the
-permits a rain or a due date touched."""
+"""Bring every active permit's stored duties up to date now: after the ordinance data, the
+office calendar or the code changed, since no event on a permit says so. Only the permits
+whose stored duties are out of date are computed, unless --all is given. The daily sweep
+does the same each day."""
 
 from __future__ import annotations
 
@@ -13,7 +14,10 @@ from siltfence.apps.permits.models import Village
 
 
 class Command(BaseCommand):
-    help = "Recompute the stored duties of every active permit (or of one village's)."
+    help = (
+        "Recompute the stored duties of the active permits (of one village's) that are out "
+        "of date; --all recomputes every one."
+    )
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument(
@@ -26,6 +30,11 @@ class Command(BaseCommand):
             type=int,
             default=1,
             help="processes computing at once on PostgreSQL (one per CPU core is a good start)",
+        )
+        parser.add_argument(
+            "--all",
+            action="store_true",
+            help="recompute every active permit, even those whose duties are up to date",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -43,6 +52,15 @@ class Command(BaseCommand):
                         f"--village: no village {village!r}; known: {', '.join(sorted(known))}"
                     )
         started = time.perf_counter()
-        count = duties_recompute_all(village_ids=villages, jobs=jobs)
+        result = duties_recompute_all(village_ids=villages, jobs=jobs, everything=options["all"])
         seconds = time.perf_counter() - started
-        self.stdout.write(f"Recomputed the duties of {count} permit(s) in {seconds:.1f} s.")
+        self.stdout.write(
+            f"Recomputed the duties of {result.recomputed} of {result.in_force} permit(s) in "
+            f"force in {seconds:.1f} s"
+            + (
+                "."
+                if options["all"] or result.recomputed == result.in_force
+                else "; the others were up to date (same events, ordinance data, office "
+                "calendar and code, and nothing fallen due)."
+            )
+        )
