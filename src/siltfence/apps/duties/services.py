@@ -647,10 +647,12 @@ def _state(
     moment: datetime.datetime,
     inputs: str,
 ) -> PermitDuties:
+    # The duties alone, as the timeline's output gives them, less the review clocks (the
+    # queue's, stored on the application): the rest of the output is not stored.
     duties = [
-        d
-        for d in timeline.to_json()["duties"]
-        if d["kind"] not in ("review_decision", "re_review_decision")
+        d.to_json(timeline.as_of)
+        for d in timeline.duties
+        if d.kind not in ("review_decision", "re_review_decision")
     ]
     open_ones = [d for d in duties if d["status"] != "met"]
     # When something next changes without an event: the earliest duty still open falls
