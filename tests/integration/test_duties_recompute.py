@@ -25,6 +25,7 @@ from siltfence.apps.duties.services import (
     stale_permit_ids,
     stations_sync,
 )
+from siltfence.apps.permits import inputs
 from siltfence.apps.permits.models import OfficeClosure, PermitStatus, TimelineEvent
 
 MARSHFIELD = "USC00475120"
@@ -175,7 +176,8 @@ def test_new_code_or_ordinance_data_makes_every_permit_stale(people, monkeypatch
     permits = _permits(people, 2)
     moment = local(2026, 7, 8, 18)
     duties_recompute_all(as_of=moment)
-    monkeypatch.setattr(duty_services, "_code_digest", lambda: "another release")
+    real = inputs.ordinance_digest
+    monkeypatch.setattr(duty_services, "ordinance_digest", lambda v: real(v) + "-release 2")
     duty_services._rules_digest.cache_clear()
     try:
         assert stale_permit_ids(moment) == sorted(p.pk for p in permits)

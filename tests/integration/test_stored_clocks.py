@@ -232,6 +232,32 @@ def test_the_recompute_command_restores_every_stored_clock_from_the_events(peopl
     assert Application.objects.get(pk=glarus.pk).decision_due == D(2026, 4, 13)
 
 
+def test_the_daily_sweep_restores_the_clocks_of_a_village_whose_ordinance_data_changed(
+    people, monkeypatch
+):
+    from siltfence.apps.duties.services import daily_sweep
+    from siltfence.apps.permits import inputs
+    from siltfence.apps.permits.models import Village
+    from siltfence.apps.permits.stored_clocks import decision_clocks_refresh
+
+    spencer = filed(people, SPENCER, "1 Refresh St")
+    glarus = filed(people, NEW_GLARUS, "2 Refresh St")
+    decision_clocks_refresh()  # every village's clocks now say what they were made from
+    assert decision_clocks_refresh() == []
+    # New Glarus's data is edited (its digest changes); the stored days no longer hold.
+    Application.objects.update(decision_due=D(2000, 1, 1), decision_clock={})
+    real = inputs.ordinance_digest
+    monkeypatch.setattr(
+        "siltfence.apps.permits.stored_clocks.ordinance_digest",
+        lambda v: real(v) + "-edited" if v == NEW_GLARUS else real(v),
+    )
+    daily_sweep(day=D(2026, 3, 10), as_of=at(D(2026, 3, 10)))
+    assert Application.objects.get(pk=glarus.pk).decision_due == D(2026, 4, 13)
+    assert Application.objects.get(pk=spencer.pk).decision_due == D(2000, 1, 1)
+    assert Village.objects.get(pk=NEW_GLARUS).clocks_inputs == real(NEW_GLARUS) + "-edited"
+    assert decision_clocks_refresh() == []
+
+
 @pytest.mark.parametrize(
     ("args", "says"),
     [

@@ -26,6 +26,7 @@ from django.utils import timezone
 from siltfence.apps.audit.chain import event_record
 from siltfence.apps.duties.models import PermitDuties, SiteStation, SweepRun
 from siltfence.apps.permits.errors import ActionRefused
+from siltfence.apps.permits.inputs import ordinance_digest
 from siltfence.apps.permits.models import (
     Permit,
     PermitStatus,
@@ -568,35 +569,13 @@ def _inputs(rules: str, events: int, last_event: int) -> str:
     return f"{rules}:{events}:{last_event}"
 
 
-@functools.cache
-def _code_digest() -> str:
-    """The code that computes stored duties: the core and this module. A new release that
-    changes either recomputes every permit at the next sweep."""
-    import hashlib
-    from pathlib import Path
-
-    import siltfence.core
-
-    digest = hashlib.sha256()
-    core = Path(siltfence.core.__file__).parent
-    for path in [*sorted(core.rglob("*.py")), Path(__file__)]:
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
 @functools.lru_cache(maxsize=256)
 def _rules_digest(village_id: str, closures: frozenset[datetime.date]) -> str:
-    """One digest of a village's ordinance data (its files as loaded), its office calendar
-    and the code: what its permits' duties are computed from, but for their events."""
+    """One digest of a village's ordinance data, the code and its office calendar: what its
+    permits' duties are computed from, but for their events."""
     import hashlib
 
-    from siltfence.core.ordinance.loader import FILES
-
-    digest = hashlib.sha256(_code_digest().encode())
-    folder = load(village_id).folder
-    for name in FILES:
-        digest.update(name.encode())
-        digest.update((folder / name).read_bytes())
+    digest = hashlib.sha256(ordinance_digest(village_id).encode())
     digest.update(",".join(sorted(d.isoformat() for d in closures)).encode())
     return digest.hexdigest()[:24]
 
@@ -688,10 +667,12 @@ def daily_sweep(*, day: datetime.date, as_of: datetime.datetime | None = None) -
     every permit whose stored duties are out of date (a rain landed on it; a duty fell due
     or a new inspection period began, which changes them without any event; the ordinance
     data, the office calendar or the code changed), then the reminders."""
+    from siltfence.apps.permits.stored_clocks import decision_clocks_refresh
     from siltfence.apps.reminders.services import reminders_send
 
     moment = as_of or timezone.now()
     run = SweepRun.objects.create(day=day, started_at=timezone.now())
+    decision_clocks_refresh()  # the review queue's, after new ordinance data or code
     for site in Site.objects.filter(rain__isnull=True, applications__permit__status="active"):
         site_station_assign(site=site)
     result = rain_sweep(day=day)

@@ -17,6 +17,9 @@ class Village(models.Model):
 
     id = models.CharField(primary_key=True, max_length=40)
     name = models.CharField(max_length=200)
+    # The ordinance data and code the stored decision clocks of its applications were
+    # computed from (``inputs.ordinance_digest``); another value means they are out of date.
+    clocks_inputs = models.CharField(max_length=64, blank=True, default="", db_default="")
 
     def __str__(self) -> str:
         return self.name

@@ -30,11 +30,13 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
 from siltfence.apps.permits.clocks import current_decision
+from siltfence.apps.permits.inputs import ordinance_digest
 from siltfence.apps.permits.models import (
     Application,
     ApplicationStatus,
     OfficeClosure,
     TimelineEvent,
+    Village,
 )
 from siltfence.core.ordinance.loader import load, load_all
 from siltfence.core.ordinance.model import Ordinance
@@ -126,18 +128,42 @@ def decision_clocks_recompute(
     if village_ids is not None:
         applications = applications.filter(village_id__in=list(village_ids))
     ids = list(applications.order_by("pk").values_list("pk", flat=True))
+    # Whole villages recomputed: what their clocks are now computed from, read first.
+    whole = None
+    if application_ids is None:
+        villages = Village.objects.all()
+        if village_ids is not None:
+            villages = villages.filter(pk__in=list(village_ids))
+        whole = {v: ordinance_digest(v) for v in villages.values_list("pk", flat=True)}
     chunks = [ids[start : start + chunk] for start in range(0, len(ids), chunk)]
     if jobs <= 1 or connection.vendor != "postgresql" or len(chunks) <= 1:
         for part in chunks:
             _recompute_in_transaction(part)
-        return len(ids)
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
 
-    connections.close_all()  # a forked process must open its own connection
-    context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        return sum(pool.map(_recompute_in_transaction, chunks))
+        connections.close_all()  # a forked process must open its own connection
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+            list(pool.map(_recompute_in_transaction, chunks))
+    for village_id, digest in (whole or {}).items():
+        Village.objects.filter(pk=village_id).update(clocks_inputs=digest)
+    return len(ids)
+
+
+def decision_clocks_refresh() -> list[str]:
+    """Recompute the stored decision clocks of every village whose ordinance data or code
+    changed since they were computed (events and closure days move them as they happen).
+    Returns those villages."""
+    stale = [
+        village_id
+        for village_id, stored in Village.objects.values_list("pk", "clocks_inputs")
+        if stored != ordinance_digest(village_id)
+    ]
+    if stale:
+        decision_clocks_recompute(village_ids=stale)
+    return stale
 
 
 def _recompute_in_transaction(ids: list[int]) -> int:

@@ -267,6 +267,7 @@ def _villages(places: list[Municipality], years: range) -> None:
     from django.db import transaction
 
     from siltfence.apps.audit.chain import event_record
+    from siltfence.apps.permits.inputs import ordinance_digest
     from siltfence.apps.permits.models import OfficeClosure, Village
     from siltfence.apps.permits.services import village_sync
     from siltfence.core.ordinance.loader import load
@@ -283,7 +284,11 @@ def _villages(places: list[Municipality], years: range) -> None:
             rows += [OfficeClosure(village_id=place.id, day=d, reason=r) for d, r in closures]
             if place.id in there:
                 continue
-            Village.objects.create(id=place.id, name=place.name)
+            # The generator stores each application's decision clock as it writes it, from
+            # this data and this code: the village's clocks are up to date.
+            Village.objects.create(
+                id=place.id, name=place.name, clocks_inputs=ordinance_digest(place.id)
+            )
             event_record(
                 actor=None,
                 entity="village",

@@ -1,7 +1,8 @@
 """Recompute every application's stored decision clock (the day the review queue sorts
 on): after the ordinance data changed (a review period, a clock's citation, the counting
-rule), since no event on an application says so. Events and office-calendar changes
-recompute the clocks they move on their own (docs/decisions/0021-stored-queue-dates.md)."""
+rule), since no event on an application says so. The daily sweep does the same for the
+villages whose data or code changed; events and office-calendar changes recompute the
+clocks they move on their own (docs/decisions/0021-stored-queue-dates.md)."""
 
 from __future__ import annotations
 
