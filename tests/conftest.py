@@ -30,6 +30,16 @@ def pytest_configure(config):
 
 
 @pytest.fixture(autouse=True)
+def _an_empty_cache():
+    """Each test starts with nothing kept in the process's cache (the public register's
+    pages, the complaint counts): a page kept by one test would outlive its rolled-back
+    database."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def _force_login_passes_the_code_step(monkeypatch):
     """In a test, ``client.force_login(user)`` stands for a whole sign-in: for a village
     official (who must type a code after the password) the session has also passed the code

@@ -355,6 +355,62 @@ def test_the_register_shows_orders_without_private_details(people: People) -> No
     )
 
 
+def test_the_public_register_page_is_kept_until_the_record_changes(
+    people: People, django_assert_num_queries: Any
+) -> None:
+    staff = people.staff[SPENCER]
+    permit = permit_filed_on(
+        applicant=people.applicant_a,
+        village=SPENCER,
+        staff=staff,
+        filed="2026-06-01",
+        address="14 Park St, Spencer",
+    )
+    public = _client()
+    first = public.get(reverse("register:register"), {"q": "Park"}).content.decode()
+    assert permit.number in first and "Stop-work order in force" not in first
+    # The same search again is the kept page: one query, for the audit chain's head.
+    with django_assert_num_queries(1):
+        again = public.get(reverse("register:register"), {"q": "Park"})
+    assert again.content.decode() == first
+    # Another page or search is its own.
+    other = public.get(reverse("register:register"), {"q": "Nowhere Rd"}).content.decode()
+    assert "Nothing matches the search." in other
+    # An order posted on the site moves the chain: the next search shows it at once.
+    violation = s.violation_record(
+        village=factories.Village.objects.get(pk=SPENCER),
+        recorded_by=staff,
+        source="observation",
+        description="Mud.",
+        provision="§ 413-7B(3)",
+        days_from=datetime.date(2026, 7, 1),
+        at=at("2026-07-01"),
+        permit=permit,
+    )
+    s.stop_work_order_post(
+        case=violation.case,
+        staff=staff,
+        at=at("2026-07-01", 10),
+        grounds=["conditions-not-met"],
+    )
+    after = public.get(reverse("register:register"), {"q": "Park"}).content.decode()
+    assert "Stop-work order in force" in after
+
+
+def test_a_signed_in_persons_register_page_is_never_kept(people: People) -> None:
+    staff = people.staff[SPENCER]
+    for client, name in ((_client(staff), staff.username), (_client(), None)):
+        text = client.get(reverse("register:register")).content.decode()
+        if name is not None:
+            assert f"Sign out ({name})" in text
+    # The public's page, kept after the official's, does not carry the official's name.
+    assert f"Sign out ({staff.username})" not in (
+        _client().get(reverse("register:register")).content.decode()
+    )
+    official = _client(staff).get(reverse("register:register")).content.decode()
+    assert f"Sign out ({staff.username})" in official
+
+
 def test_register_and_case_lists_keep_a_constant_number_of_queries(
     people: People, django_assert_max_num_queries: Any
 ) -> None:

@@ -18,6 +18,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.syndication.views import Feed
+from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.db.models import Prefetch, QuerySet
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
@@ -34,6 +35,9 @@ from siltfence.apps.permits.models import Permit, PermitStatus, Site, Village
 PUBLIC_KINDS = ("stop_work_order", "revocation", "retraction", "compliance")
 PAGE_SIZE = 25
 MAX_QUERY = 100
+# How long a page kept for the public may be served: a bound on any change that does not
+# move the audit chain (none should), not the usual way a page is renewed.
+PAGE_KEPT_SECONDS = 300
 STATUSES = {s.value: s.label for s in PermitStatus}
 # What a row of the register reads of a permit, its application, site and village: the
 # public fields, and no more (an application's determination alone is kilobytes a row).
@@ -227,6 +231,34 @@ def _rows(permits: Iterable[Permit], cases: Iterable[EnforcementCase]) -> Iterat
 
 @require_GET
 def register(request: HttpRequest) -> HttpResponse:
+    """The register's page. What the public is shown is kept, per search and page, until
+    the record changes: the key holds the audit chain's head, which every change to a
+    permit, a site, an order or a village moves in the transaction that makes it. A
+    signed-in person's page (with their name and a sign-out form) is never kept."""
+    if request.user.is_authenticated:
+        return _register_page(request)
+    key = _page_key(request)
+    kept = cache.get(key)
+    if kept is not None:
+        return HttpResponse(kept)
+    response = _register_page(request)
+    if response.status_code == 200:
+        cache.set(key, response.content, PAGE_KEPT_SECONDS)
+    return response
+
+
+def _page_key(request: HttpRequest) -> str:
+    import hashlib
+
+    from siltfence.apps.audit.models import ChainHead
+
+    head = ChainHead.objects.values_list("seq", flat=True).first() or 0
+    _, query = _matching(request.GET)
+    shown = json.dumps([head, query, request.GET.get("page", "")[:MAX_QUERY]])
+    return "register-page:" + hashlib.sha256(shown.encode()).hexdigest()
+
+
+def _register_page(request: HttpRequest) -> HttpResponse:
     matching, query = _matching(request.GET)
     # The search is counted and paged on the permits alone; only the page's own rows are
     # then read with their site, village and orders (one query: the page is a subquery).
