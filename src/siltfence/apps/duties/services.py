@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from siltfence.apps.audit.chain import event_record
 from siltfence.apps.duties.models import PermitDuties, SiteStation, SweepRun
+from siltfence.apps.permits.clocks import closures_of
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.inputs import ordinance_digest
 from siltfence.apps.permits.models import (
@@ -37,6 +38,7 @@ from siltfence.apps.rain.models import RainDay, Station
 from siltfence.core.ordinance.loader import load
 from siltfence.core.rain import nearest, registry, storm_summaries
 from siltfence.core.rain.stations import geodesic_km
+from siltfence.core.timeline import Timeline
 
 # How far back a storm may begin and still be swept: a storm is consecutive wet days, so a
 # day's sweep looks back over the days it may join (a rain imported late is swept too).
@@ -415,7 +417,7 @@ def permit_duties_recompute(
         events: dict[int, list[dict[str, Any]]] = defaultdict(list)
         last_ids: dict[int, int] = {}
         zones = {v: ZoneInfo(load(v).time_zone) for _, _, v in permits}
-        closures.update(_closures([v for v in zones if v not in closures]))
+        closures.update(closures_of([v for v in zones if v not in closures]))
         rows = (
             TimelineEvent.objects.filter(application_id__in=[a for _, a, _ in permits])
             .order_by("application_id", "at", "id")
@@ -538,7 +540,7 @@ def stale_permit_ids(
         .annotate(n=Count("id"), last=Max("id"), latest=Max("at"))
         .values_list("application_id", "n", "last", "latest")
     }
-    closures = _closures(sorted({v for _, _, v, _, _, _ in rows}))
+    closures = closures_of(sorted({v for _, _, v, _, _, _ in rows}))
     stale = []
     for pk, application_id, village_id, inputs, as_of, recompute_by in rows:
         n, last, latest = marks.get(application_id, (0, 0, None))
@@ -551,18 +553,6 @@ def stale_permit_ids(
         ):
             stale.append(pk)
     return sorted(stale)
-
-
-def _closures(village_ids: Sequence[str]) -> dict[str, frozenset[datetime.date]]:
-    """Each village's office closure days, in one query."""
-    from siltfence.apps.permits.models import OfficeClosure
-
-    days: dict[str, set[datetime.date]] = {v: set() for v in village_ids}
-    for village_id, day in OfficeClosure.objects.filter(village_id__in=village_ids).values_list(
-        "village_id", "day"
-    ):
-        days[village_id].add(day)
-    return {v: frozenset(d) for v, d in days.items()}
 
 
 def _inputs(rules: str, events: int, last_event: int) -> str:
@@ -621,7 +611,7 @@ def _duties_store(states: list[PermitDuties]) -> None:
 def _state(
     pk: int,
     village_id: str,
-    timeline: Any,
+    timeline: Timeline,
     zone: ZoneInfo,
     moment: datetime.datetime,
     inputs: str,

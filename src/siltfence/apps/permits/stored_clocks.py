@@ -29,7 +29,7 @@ from django.db.models import CharField
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
-from siltfence.apps.permits.clocks import current_decision
+from siltfence.apps.permits.clocks import closures_of, current_decision
 from siltfence.apps.permits.inputs import ordinance_digest
 from siltfence.apps.permits.models import (
     Application,
@@ -97,15 +97,6 @@ def decision_due_of(clock: Mapping[str, Any]) -> datetime.date | None:
     if not clock or clock.get("met_by"):
         return None
     return datetime.date.fromisoformat(str(clock["due"])[:10])
-
-
-def _closures(village_ids: Iterable[str]) -> dict[str, frozenset[datetime.date]]:
-    found: dict[str, set[datetime.date]] = {v: set() for v in village_ids}
-    for village_id, day in OfficeClosure.objects.filter(village_id__in=found).values_list(
-        "village_id", "day"
-    ):
-        found[village_id].add(day)
-    return {v: frozenset(days) for v, days in found.items()}
 
 
 def decision_clocks_recompute(
@@ -195,7 +186,7 @@ def _recompute_chunk(ids: list[int]) -> None:
         if kind in types[village]:  # each village's own clock events, as one at a time
             zone = ordinances[village].time_zone
             events[application_id].append(contract_event(kind, at, fields, zone))
-    closures = _closures(villages)
+    closures = closures_of(villages)
     changed = []
     for application in rows:
         clock = decision_clock_of(
@@ -220,7 +211,7 @@ def decision_clock_store(application: Application) -> None:
         .order_by("at", "id")
         .values_list("type", "at", "fields")
     ]
-    closures = _closures([application.village_id])[application.village_id]
+    closures = closures_of([application.village_id])[application.village_id]
     clock = decision_clock_of(application.village_id, events, closures)
     due = decision_due_of(clock)
     Application.objects.filter(pk=application.pk).update(decision_clock=clock, decision_due=due)
