@@ -123,7 +123,7 @@ def test_the_load_balancer_gets_health_over_plain_http_and_everything_else_goes_
     assert json.loads(health.read_body) == {  # type: ignore[attr-defined]
         "status": "ok",
         "database": "ok",
-        "worker": "unknown",
+        "worker": "ok",
         "disk": "ok",
     }
     home = _request(port, "GET", "/")

@@ -1,5 +1,8 @@
 """``/health`` for a load balancer: 200 when the database answers and the uploads' disk has
-room, 503 otherwise; no login; the three checks and nothing more; at most two queries."""
+room, 503 otherwise; no login; the three checks and nothing more; at most two queries.
+The worker is "behind" when a task ready to run has waited longer than
+SILTFENCE_HEALTH_WORKER_LAG_MINUTES (10 by default), which a monitor reads and a load
+balancer does not act on."""
 
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ def test_a_healthy_server_answers_200_with_its_three_checks_and_nothing_else(cli
     assert response.json() == {
         "status": "ok",
         "database": "ok",
-        "worker": "unknown",
+        "worker": "ok",
         "disk": "ok",
     }
     assert "no-store" in response["Cache-Control"]
@@ -49,7 +52,7 @@ def test_too_little_free_space_for_uploads_makes_it_503(client, settings):
     assert response.json() == {
         "status": "unhealthy",
         "database": "ok",
-        "worker": "unknown",
+        "worker": "ok",
         "disk": "low",
     }
 
@@ -63,3 +66,59 @@ def test_a_load_balancer_asking_over_plain_http_is_not_redirected_to_https(clien
 def test_only_reading_methods_are_allowed(client):
     assert client.post("/health").status_code == 405
     assert client.head("/health").status_code == 200
+
+
+def _task(*, waited_minutes: float, run_after_minutes_ago: float | None = None, status="READY"):
+    """A task on the worker's queue, queued ``waited_minutes`` ago (or set to run after a
+    time ``run_after_minutes_ago``, negative for the future)."""
+    import datetime
+
+    from django.utils import timezone
+    from django_tasks_db.models import DBTaskResult, get_date_max
+
+    now = timezone.now()
+    run_after = (
+        get_date_max()
+        if run_after_minutes_ago is None
+        else now - datetime.timedelta(minutes=run_after_minutes_ago)
+    )
+    task = DBTaskResult.objects.create(
+        args_kwargs={"args": [], "kwargs": {}},
+        task_path="siltfence.apps.duties.tasks.daily_sweep_task",
+        backend_name="default",
+        run_after=run_after,
+        status=status,
+    )
+    DBTaskResult.objects.filter(pk=task.pk).update(
+        enqueued_at=now - datetime.timedelta(minutes=waited_minutes)
+    )
+
+
+@pytest.mark.parametrize(
+    ("task", "worker"),
+    [
+        ({"waited_minutes": 9}, "ok"),
+        ({"waited_minutes": 11}, "behind"),
+        # Set to run later: it waits from then, not from when it was queued.
+        ({"waited_minutes": 60, "run_after_minutes_ago": -30}, "ok"),
+        ({"waited_minutes": 60, "run_after_minutes_ago": 9}, "ok"),
+        ({"waited_minutes": 60, "run_after_minutes_ago": 11}, "behind"),
+        # Taken by the worker, or done: nothing waits.
+        ({"waited_minutes": 60, "status": "RUNNING"}, "ok"),
+        ({"waited_minutes": 60, "status": "SUCCESSFUL"}, "ok"),
+    ],
+)
+def test_the_worker_is_behind_when_a_task_ready_to_run_has_waited_over_ten_minutes(
+    client, task, worker
+):
+    _task(**task)
+    response = client.get("/health")
+    assert response.json()["worker"] == worker
+    # A worker behind is for a monitor: the app server still takes requests.
+    assert response.status_code == 200 and response.json()["status"] == "ok"
+
+
+def test_the_lag_the_worker_is_allowed_is_a_setting(client, settings):
+    _task(waited_minutes=11)
+    settings.SILTFENCE_HEALTH_WORKER_LAG_MINUTES = 15
+    assert client.get("/health").json()["worker"] == "ok"

@@ -13,6 +13,8 @@ set, and turns on the secure cookie and HTTPS settings that `check --deploy` ask
   signs the audit checkpoints (never in the database), their file, and who gets them by email
 - SILTFENCE_TRUSTED_PROXIES: how many reverse proxies stand in front (login throttling)
 - SILTFENCE_HEALTH_MIN_FREE_MB: /health fails below this much free space for uploads
+- SILTFENCE_HEALTH_WORKER_LAG_MINUTES: /health says the worker is behind when a task ready
+  to run has waited longer than this
 - SILTFENCE_BENCH=1: the web benchmark's baseline page /bench/trivial (bench/web.py), on this
   computer only
 - SILTFENCE_TILE_URL, SILTFENCE_TILE_ATTRIBUTION: a map tile URL template for the plan map
@@ -227,6 +229,9 @@ SILTFENCE_AUDIT_CLERK_EMAIL = [
 ]
 # /health answers 503 when the uploads' disk has less free space than this (in MB).
 SILTFENCE_HEALTH_MIN_FREE_MB = int(os.environ.get("SILTFENCE_HEALTH_MIN_FREE_MB", "500"))
+SILTFENCE_HEALTH_WORKER_LAG_MINUTES = int(
+    os.environ.get("SILTFENCE_HEALTH_WORKER_LAG_MINUTES", "10")
+)
 # SILTFENCE_BENCH=1 routes /bench/trivial, the web benchmark's baseline page (bench/web.py).
 # A production server serves it only over plain http on this computer (SILTFENCE_LOCAL_HTTP).
 SILTFENCE_BENCH = os.environ.get("SILTFENCE_BENCH", "") == "1"

@@ -1,19 +1,27 @@
 """``/health``: is this app server fit to take requests? For a load balancer or a monitor.
 
 Three checks, and nothing else about the server: the database answers ``SELECT 1``; the
-background worker's last heartbeat (``"unknown"`` while the worker keeps none); and the
-free space on the uploads' disk against ``SILTFENCE_HEALTH_MIN_FREE_MB``. 200 when the
-database answers and the disk has room, 503 otherwise. No login; one query.
+background worker keeps up with its queue; and the free space on the uploads' disk against
+``SILTFENCE_HEALTH_MIN_FREE_MB``. 200 when the database answers and the disk has room, 503
+otherwise. No login; two queries.
+
+The worker's state does not decide the answer. The worker is one process for the whole
+deployment, not a part of this app server. A load balancer that took every server out of
+service because the worker had stopped would turn a late reminder into an outage. A
+monitor reads ``"worker": "behind"`` and calls someone.
 """
 
 from __future__ import annotations
 
+import datetime
 import shutil
 from pathlib import Path
 
 from django.conf import settings
 from django.db import DatabaseError, connection
+from django.db.models import Q
 from django.http import HttpRequest, JsonResponse
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
@@ -40,8 +48,27 @@ def _disk() -> str:
 
 
 def _worker() -> str:
-    # The task worker (django-tasks-db) records no heartbeat of its own yet.
-    return "unknown"
+    """ "ok" when no task that is ready to run has waited longer than
+    ``SILTFENCE_HEALTH_WORKER_LAG_MINUTES``; "behind" when one has (no worker is taking
+    tasks from the queue, or it is stuck); "unreachable" when the queue cannot be read.
+
+    django-tasks-db's worker records no heartbeat of its own. The age of the oldest task
+    it has not taken is the sign that matters: the worker exists to take them. A task
+    waits from when it was queued, or from the time it was set to run after."""
+    from django_tasks_db.models import DBTaskResult, get_date_max
+
+    cutoff = timezone.now() - datetime.timedelta(
+        minutes=settings.SILTFENCE_HEALTH_WORKER_LAG_MINUTES
+    )
+    try:
+        late = (
+            DBTaskResult.objects.ready()
+            .filter(Q(run_after=get_date_max(), enqueued_at__lt=cutoff) | Q(run_after__lt=cutoff))
+            .exists()
+        )
+    except DatabaseError:
+        return "unreachable"
+    return "behind" if late else "ok"
 
 
 @never_cache
