@@ -472,3 +472,48 @@ def test_hearing_and_decision_forms_refuse_hostile_input_by_field(
             },
         )
         assert Appeal.objects.get(pk=appeal.pk).status == before
+
+
+def _without_nonces(page: bytes) -> bytes:
+    """A page less its scripts' nonces, which differ in every response and which the policy
+    does not use (scripts run by their source: see the test below)."""
+    import re
+
+    return re.sub(rb' nonce="[^"]*"', b"", page)
+
+
+@FUZZ
+@given(q=texts, status=texts, village=texts, page=texts)
+def test_any_register_search_answers_the_same_page_kept_or_made(
+    villages: Any, q: str, status: str, village: str, page: str
+) -> None:
+    """A search the public types (any text in any field, a NUL, a page that is no number)
+    gets the register's page, and the kept page is the page made: no field reaches the
+    key of a kept page in a form that could serve one search's page for another."""
+    cache.clear()
+    params = {"q": q, "status": status, "village": village, "page": page}
+    made = Client().get(reverse("register:register"), params)
+    assert made.status_code == 200
+    kept = Client().get(reverse("register:register"), params)
+    assert kept.content == made.content
+    # The same search with nothing kept is made again the same.
+    cache.clear()
+    again = Client().get(reverse("register:register"), params)
+    assert _without_nonces(again.content) == _without_nonces(made.content)
+
+
+def test_a_kept_pages_old_nonce_is_inert_and_a_policy_with_nonces_keeps_no_page(
+    villages: Any, settings: Any
+) -> None:
+    from django.utils.csp import CSP
+
+    response = Client().get(reverse("register:register"))
+    assert "nonce-" not in response["Content-Security-Policy"]
+    assert "script-src 'self'" in response["Content-Security-Policy"]
+    settings.SECURE_CSP = {**settings.SECURE_CSP, "script-src": [CSP.SELF, CSP.NONCE]}
+    cache.clear()
+    first = Client().get(reverse("register:register"))
+    second = Client().get(reverse("register:register"))
+    nonce = second["Content-Security-Policy"].split("'nonce-")[1].split("'")[0]
+    assert f'nonce="{nonce}"'.encode() in second.content
+    assert first.content != second.content

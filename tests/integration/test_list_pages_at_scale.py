@@ -34,8 +34,9 @@ CHICAGO = ZoneInfo("America/Chicago")
 # user, the second factor's devices, the memberships. Then the page's own: the queue a
 # count and a page of rows, the fee schedule, the drafts owing it (and their count when
 # there are more than a page) and the village names; the permits list a count and a page;
-# the applicant's list a count and a page; the register (no sign-in) a count and a page
-# of permits, the sites without a permit, and the villages to search; the inspector's home
+# the applicant's list a count and a page; the register (no sign-in) the audit chain's head
+# (what a kept page is kept under), a count and a page of permits, the sites without a
+# permit, and the villages to search; the inspector's home
 # a count and a page of permits, their events (one query for the page), the office
 # calendar, the applications under review and the village names; the appeals board's home
 # its villages, the appeals waiting, a count and a page of decisions and the latest permits.
@@ -46,7 +47,7 @@ CHICAGO = ZoneInfo("America/Chicago")
 QUEUE_QUERIES = 10
 PERMITS_QUERIES = 6
 PORTAL_QUERIES = 6
-REGISTER_QUERIES = 5
+REGISTER_QUERIES = 6
 INSPECTOR_QUERIES = 10
 BOARD_QUERIES = 9
 PERMIT_PAGE_QUERIES = 13

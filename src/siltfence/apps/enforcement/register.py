@@ -62,21 +62,25 @@ def _permits(params: Any) -> tuple[QuerySet[Permit], dict[str, str]]:
     return _with_rows(matching), query
 
 
-def _matching(params: Any) -> tuple[QuerySet[Permit], dict[str, str]]:
-    """The permits the search finds, newest first, and the search as understood."""
+def _search(params: Any) -> dict[str, str]:
+    """The search as understood: the text, a known status or none, and the village."""
     # No stored text holds a NUL (PostgreSQL refuses one even in a search): it is dropped.
-    query = {
+    status = str(params.get("status", ""))
+    return {
         "q": str(params.get("q", "")).replace("\x00", "").strip()[:MAX_QUERY],
-        "status": str(params.get("status", "")),
+        "status": status if status in STATUSES else "",
         "village": str(params.get("village", "")).replace("\x00", "")[:MAX_QUERY],
     }
+
+
+def _matching(params: Any) -> tuple[QuerySet[Permit], dict[str, str]]:
+    """The permits the search finds, newest first, and the search as understood."""
+    query = _search(params)
     permits = Permit.objects.order_by("-issued_on", "-id")
     if query["q"]:
         permits = permits.filter(pk__in=_found(query["q"]))
-    if query["status"] in STATUSES:
+    if query["status"]:
         permits = permits.filter(status=query["status"])
-    else:
-        query["status"] = ""
     if query["village"]:
         permits = permits.filter(village_id=query["village"])
     return permits, query
@@ -235,7 +239,7 @@ def register(request: HttpRequest) -> HttpResponse:
     the record changes: the key holds the audit chain's head, which every change to a
     permit, a site, an order or a village moves in the transaction that makes it. A
     signed-in person's page (with their name and a sign-out form) is never kept."""
-    if request.user.is_authenticated:
+    if request.user.is_authenticated or not _kept_pages_are_safe():
         return _register_page(request)
     key = _page_key(request)
     kept = cache.get(key)
@@ -247,14 +251,31 @@ def register(request: HttpRequest) -> HttpResponse:
     return response
 
 
+def _kept_pages_are_safe() -> bool:
+    """A kept page holds the nonce of the response it was made for. The policy lets scripts
+    run by their source, never by a nonce, so an old one does no harm; were the policy to
+    name nonces, the page would be made afresh each time."""
+    from django.conf import settings
+    from django.utils.csp import CSP
+
+    policy = getattr(settings, "SECURE_CSP", {}) or {}
+    return not any(CSP.NONCE in values for values in policy.values())
+
+
 def _page_key(request: HttpRequest) -> str:
     import hashlib
 
+    from django.db import connection
+
     from siltfence.apps.audit.models import ChainHead
 
-    head = ChainHead.objects.values_list("seq", flat=True).first() or 0
-    _, query = _matching(request.GET)
-    shown = json.dumps([head, query, request.GET.get("page", "")[:MAX_QUERY]])
+    # The chain's one head row, read without building a query (a kept page costs little
+    # more than this read).
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT seq FROM {ChainHead._meta.db_table} WHERE id = 1")
+        row = cursor.fetchone()
+    head = row[0] if row else 0
+    shown = json.dumps([head, _search(request.GET), request.GET.get("page", "")[:MAX_QUERY]])
     return "register-page:" + hashlib.sha256(shown.encode()).hexdigest()
 
 
