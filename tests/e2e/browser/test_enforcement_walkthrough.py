@@ -180,8 +180,11 @@ def test_from_a_complaint_to_the_tax_roll_then_an_appeal_reverses_the_order(
     expect(board.get_by_test_id("appeals-docket")).to_contain_text("Alex Schmid")
     assert_accessible(board)
     board.get_by_role("link", name=re.compile(r"^SP-A-")).click()
-    # Filed today; heard a few minutes ago, with notice given the same day.
-    heard = timezone.localtime() - datetime.timedelta(minutes=2)
+    # Filed today; heard a few minutes ago (but not before today began: just after
+    # midnight, "a few minutes ago" is the day before the filing, which is refused), with
+    # notice given the same day.
+    now = timezone.localtime()
+    heard = max(now - datetime.timedelta(minutes=2), now.replace(hour=0, minute=0, second=0))
     board.get_by_label("Hearing (date and time)").fill(heard.strftime("%Y-%m-%dT%H:%M"))
     board.get_by_label("Place").fill("Village Hall")
     board.get_by_label("Notice given on (YYYY-MM-DD)").fill(timezone.localdate(heard).isoformat())
