@@ -101,6 +101,12 @@ def test_a_small_county_has_what_was_asked_for_and_a_second_run_adds_nothing(
     assert again.written == [] and sorted(again.skipped) == sorted(places)
     assert again.rain_days_written == 0
     assert _table_counts() == before
+    assert first.in_database == again.in_database == 200
+
+    # A bigger county asked of the same database leaves it as it is, and says so.
+    bigger = scale_generate(_options(county_root, 400))
+    assert bigger.written == [] and bigger.in_database == 200
+    assert _table_counts() == before
 
 
 @pytest.mark.django_db
@@ -163,3 +169,27 @@ def test_every_record_of_the_county_is_one_its_ordinance_allows(
         station = link.station_id
         assert site_station_assign(site=link.site).station_id == station
     assert chain_verify().ok
+
+
+@pytest.mark.django_db
+def test_the_command_says_when_the_database_holds_another_size_of_county(
+    county_root: Path, expect_postgres_when_asked: None
+) -> None:
+    from typer.testing import CliRunner
+
+    from siltfence.cli.main import app
+
+    scale_generate(_options(county_root, 200))
+    asked = [
+        "demo", "scale", "--municipalities", "2", "--years", "3", "--stations", "16",
+        "--seed", "7", "--ordinances", str(county_root), "--jobs", "1",
+    ]  # fmt: skip
+    bigger = CliRunner().invoke(app, [*asked, "--permits", "400"])
+    assert bigger.exit_code == 0, bigger.output
+    assert "2 already there" in bigger.stdout
+    assert (
+        "note: the database holds 200 applications of this county, not the 400 asked for"
+        in bigger.stdout
+    )
+    same = CliRunner().invoke(app, [*asked, "--permits", "200"])
+    assert same.exit_code == 0 and "note:" not in same.stdout

@@ -123,4 +123,10 @@ def scale(
         f"({report.rain_source})",
         f"serve it with SILTFENCE_ORDINANCES={report.ordinances}",
     ]
+    if report.in_database != permits:
+        lines.append(
+            f"note: the database holds {report.in_database:,} applications of this county, not "
+            f"the {permits:,} asked for: a municipality written by an earlier run is left as "
+            "it is. For a county of another size, use an empty database."
+        )
     sys.stdout.write("\n".join(lines) + "\n")

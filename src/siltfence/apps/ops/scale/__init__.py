@@ -73,6 +73,9 @@ class ScaleReport:
     rain_source: str = ""
     counts: Counts = field(default_factory=Counts)
     seconds: float = 0.0
+    # The county's applications in the database after the run: what was asked for, unless
+    # municipalities written by an earlier run with another size were left as they were.
+    in_database: int = 0
 
 
 def default_root() -> Path:
@@ -187,6 +190,7 @@ def scale_generate(options: ScaleOptions, progress: Progress | None = None) -> S
         report_progress("applications", done, options.permits)
     if report.written:
         _analyze()
+    report.in_database = Application.objects.filter(village_id__in=report.municipalities).count()
     report.seconds = round(time.perf_counter() - started, 1)
     return report
 
