@@ -31,13 +31,15 @@ def code_now(device: TOTPDevice) -> str:
 
     The device takes the codes of the time steps around its own (``tolerance``), each once;
     when a test signs the same person in several times within 30 seconds, the next unused
-    step is taken, and once none is left this waits for the next step.
+    step is taken, and once none is left this waits for the next step. A past step is never
+    taken: its code may run out between being worked out and being typed, when the step
+    turns over (as a person's phone shows the current code, not the last one).
     """
     while True:
         device.refresh_from_db()
         totp = TOTP(device.bin_key, device.step, device.t0, device.digits, device.drift)
         now = totp.t()
-        for t in range(now - device.tolerance, now + device.tolerance + 1):
+        for t in range(now, now + device.tolerance + 1):
             if t > device.last_t:
                 return code_at(device.key, t)
         time.sleep(1)
