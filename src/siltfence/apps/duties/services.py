@@ -447,6 +447,14 @@ def permit_duties_recompute(
     return count
 
 
+def event_saved(sender: Any, instance: TimelineEvent, created: bool, **kwargs: Any) -> None:
+    """Every event written through the model (every service's) has its permit's stored
+    duties follow once it commits. Events written in bulk (the rain sweep, the scale
+    generator) are recomputed by those who write them, and caught by the daily sweep."""
+    if created and not kwargs.get("raw"):
+        permit_duties_on_commit(application_id=instance.application_id)
+
+
 def permit_duties_on_commit(*, application_id: int) -> None:
     """Once the transaction that recorded an event on this application commits, recompute
     the stored duties of its permit in force (if it has one), so the dashboards and the
@@ -666,9 +674,8 @@ def daily_sweep(*, day: datetime.date, as_of: datetime.datetime | None = None) -
     for site in Site.objects.filter(rain__isnull=True, applications__permit__status="active"):
         site_station_assign(site=site)
     result = rain_sweep(day=day)
-    recomputed = permit_duties_recompute(
-        permit_ids=set(result.touched) | set(stale_permit_ids(moment)), as_of=moment
-    )
+    # The permits the rain landed on are among them: their events changed.
+    recomputed = permit_duties_recompute(permit_ids=stale_permit_ids(moment), as_of=moment)
     sent = reminders_send(as_of=moment)
     run.rain_events = result.rain_events
     run.permits_recomputed = recomputed

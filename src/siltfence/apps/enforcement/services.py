@@ -125,9 +125,6 @@ def event_add(
 ) -> Any:
     """Record a contract event on the case: on the permit's timeline when it has one."""
     if case.application_id is not None:
-        from siltfence.apps.duties.services import permit_duties_on_commit
-
-        permit_duties_on_commit(application_id=case.application_id)
         return TimelineEvent.objects.create(
             application_id=case.application_id, type=type, at=at, fields=fields or {}
         )

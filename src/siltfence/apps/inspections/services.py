@@ -18,7 +18,6 @@ from django.utils import timezone
 
 from siltfence.apps.accounts.rules import is_inspector_of, is_staff_of
 from siltfence.apps.audit.chain import event_record
-from siltfence.apps.duties.services import permit_duties_on_commit
 from siltfence.apps.inspections.models import Inspection, InspectionPhoto, Result
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.models import Permit, PermitStatus, TimelineEvent
@@ -247,7 +246,6 @@ def inspection_record(
                 "violation": inspection.violation_ref,
             },
         )
-        permit_duties_on_commit(application_id=locked.application_id)
     return inspection
 
 

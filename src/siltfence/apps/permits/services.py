@@ -120,13 +120,6 @@ def _transition(
     )
 
 
-def _duties_follow(application_id: int) -> None:
-    """The permit's stored duties recomputed once this transaction commits."""
-    from siltfence.apps.duties.services import permit_duties_on_commit
-
-    permit_duties_on_commit(application_id=application_id)
-
-
 def _clock_cite(ordinance: Ordinance, kind: str) -> str:
     for clock in ordinance.rules["clocks"]:
         if clock["kind"] == kind:
@@ -565,7 +558,6 @@ def application_approve(
         if locked.building_permit_expires:
             fields["building_permit_expires"] = locked.building_permit_expires.isoformat()
         TimelineEvent.objects.create(application=locked, type="permit_issued", at=at, fields=fields)
-        _duties_follow(locked.pk)
         permit = Permit.objects.create(
             application=locked,
             village_id=locked.village_id,
@@ -688,7 +680,6 @@ def permit_extend(
         TimelineEvent.objects.create(
             application_id=locked.application_id, type="permit_extended", at=at, fields=fields
         )
-        _duties_follow(locked.application_id)
         before = locked.expires_on
         locked.expires_on = permit_expiry(locked.application)
         locked.save(update_fields=["expires_on"])

@@ -17,7 +17,6 @@ from django.utils import timezone
 
 from siltfence.apps.accounts.rules import is_applicant_of
 from siltfence.apps.audit.chain import event_record
-from siltfence.apps.duties.services import permit_duties_on_commit
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.models import Permit, PermitStatus, TimelineEvent
 from siltfence.apps.permits.uploads import checked_upload
@@ -207,7 +206,6 @@ def site_log_record(
                 **{k: v for k, v in values.items() if v},
             },
         )
-        permit_duties_on_commit(application_id=locked.application_id)
     return entry
 
 
