@@ -23,7 +23,14 @@ class DeterminationIn(Strict):
     )
 
 
-class FindingOut(Schema):
+class Out(BaseModel):
+    """An output shape: a plain pydantic model. The answers are dicts the core built, so
+    ninja's ``Schema``, which reads each nested object through a getter made for ORM
+    objects, only added its cost: a fifth of a determination's time in the server. The
+    answer and the OpenAPI document are the same either way."""
+
+
+class FindingOut(Out):
     id: str
     holds: bool
     citation: str
@@ -31,19 +38,19 @@ class FindingOut(Schema):
     kind: str
 
 
-class PlanItemOut(Schema):
+class PlanItemOut(Out):
     item: str
     citation: str
 
 
-class PlanOut(Schema):
+class PlanOut(Out):
     kind: str
     citation: str
     says: str
     contents: list[PlanItemOut]
 
 
-class RequirementOut(Schema):
+class RequirementOut(Out):
     id: str
     citation: str
     says: str
@@ -54,20 +61,20 @@ class RequirementOut(Schema):
     responsible: str | None = None
 
 
-class NoteOut(Schema):
+class NoteOut(Out):
     id: str
     says: str
     citations: list[str]
     gap: int | None = None
 
 
-class OrdinanceRefOut(Schema):
+class OrdinanceRefOut(Out):
     title: str
     version: str
     chapter: str
 
 
-class DeterminationOut(Schema):
+class DeterminationOut(Out):
     jurisdiction: str
     ordinance: OrdinanceRefOut
     evaluated_on: str
@@ -80,14 +87,14 @@ class DeterminationOut(Schema):
     notes: list[NoteOut]
 
 
-class TimeCountingOut(Schema):
+class TimeCountingOut(Out):
     rule: str
     citation: str
     stands_in: bool
     says: str
 
 
-class JurisdictionOut(Schema):
+class JurisdictionOut(Out):
     id: str
     name: str
     state: str
@@ -104,7 +111,7 @@ class JurisdictionOut(Schema):
     business_days: bool
 
 
-class ErrorOut(Schema):
+class ErrorOut(Out):
     detail: str = Field(description="One sentence naming the field, as the CLI prints it")
     field: str | None = None
 
