@@ -35,8 +35,8 @@ CHICAGO = ZoneInfo("America/Chicago")
 # count and a page of rows, the fee schedule, the drafts owing it (and their count when
 # there are more than a page) and the village names; the permits list a count and a page;
 # the applicant's list a count and a page; the register (no sign-in) the audit chain's head
-# (what a kept page is kept under), a count and a page of permits, the sites without a
-# permit, and the villages to search; the inspector's home
+# (what a kept page is kept under), a count and a page of permits (one query for a search
+# by text), the sites without a permit, and the villages to search; the inspector's home
 # a count and a page of permits, their events (one query for the page), the office
 # calendar, the applications under review and the village names; the appeals board's home
 # its villages, the appeals waiting, a count and a page of decisions and the latest permits.
@@ -347,6 +347,39 @@ def test_the_register_search_finds_a_permit_by_any_part_of_its_number_or_address
     assert found("%") == found("_") == found("Scale%St") == []
     with django_assert_max_num_queries(REGISTER_QUERIES):
         assert client.get(reverse("register:register"), {"q": "Scale St"}).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "number", ["", "1", "2", "3", "4", "99", "0", "-1", "abc", "1.5", "１", "9" * 5000]
+)
+def test_a_text_search_s_page_and_count_come_from_one_query_and_are_the_paginator_s(people, number):
+    """Five permits match "Scale St", two a page: pages 1 and 2 are full, page 3 holds the
+    fifth, and any other ``?page=`` is the page Django's paginator gives (the first for a
+    word, the last past the end or below 1). A page that has rows is read in one query."""
+    from django.core.paginator import Paginator
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from siltfence.apps.enforcement.register import _matching
+
+    build(people, 25)
+    matching, _ = _matching({"q": "Scale St"})
+    django_s = Paginator(matching.values_list("pk", flat=True), 2).get_page(number)
+    with CaptureQueriesContext(connection) as queries:
+        ours = paging.ids_page_counted_with_it(number, matching, 2)
+        ids = list(ours.object_list)
+    assert (ours.number, ours.paginator.count, ours.paginator.num_pages) == (
+        django_s.number,
+        django_s.paginator.count,
+        django_s.paginator.num_pages,
+    )
+    assert ours.paginator.count == 5 and ours.paginator.num_pages == 3
+    assert ids == list(django_s.object_list)
+    assert len(ids) == (1 if ours.number == 3 else 2)
+    assert ours.number == {"2": 2, "3": 3, "4": 3, "99": 3, "0": 3, "-1": 3}.get(number, 1)
+    # Past the end: the page read found nothing, then the paginator counts and reads the
+    # last page; below 1, or longer than a page number, the paginator alone.
+    assert len(queries) == {"4": 3, "99": 3, "0": 2, "-1": 2, "9" * 5000: 2}.get(number, 1)
 
 
 def test_the_inspector_s_home_shows_each_permit_s_duties_as_its_own_page_works_them_out(people):

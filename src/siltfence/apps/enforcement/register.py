@@ -31,6 +31,7 @@ from django.views.decorators.http import require_GET
 
 from siltfence.apps.enforcement.models import EnforcementAction, EnforcementCase, Invoice
 from siltfence.apps.permits.models import Permit, PermitStatus, Site, Village
+from siltfence.apps.web.paging import ids_page_counted_with_it
 
 PUBLIC_KINDS = ("stop_work_order", "revocation", "retraction", "compliance")
 PAGE_SIZE = 25
@@ -282,10 +283,14 @@ def _page_key(request: HttpRequest) -> str:
 def _register_page(request: HttpRequest) -> HttpResponse:
     matching, query = _matching(request.GET)
     # The search is counted and paged on the permits alone; only the page's own rows are
-    # then read with their site, village and orders (one query: the page is a subquery).
-    page = Paginator(matching.values_list("pk", flat=True), PAGE_SIZE).get_page(
-        request.GET.get("page")
-    )
+    # then read with their site, village and orders. A search by text finds its matches
+    # once, with the count beside the page's ids; a list in the order of an index is
+    # counted on its own, and its page is a subquery of the rows' query.
+    number = str(request.GET.get("page", ""))
+    if query["q"]:
+        page = ids_page_counted_with_it(number, matching, PAGE_SIZE)
+    else:
+        page = Paginator(matching.values_list("pk", flat=True), PAGE_SIZE).get_page(number)
     permits = _with_rows(Permit.objects.filter(pk__in=page.object_list)).order_by(
         "-issued_on", "-id"
     )

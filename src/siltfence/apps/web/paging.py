@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.paginator import Page, Paginator
+from django.db.models import Count, QuerySet, Window
 from django.http import HttpRequest
 
 PAGE_SIZE = 50
@@ -18,6 +19,35 @@ MAX_PAGE_TEXT = 12
 def page_of(request: HttpRequest, items: Any, *, per_page: int | None = None) -> Page:
     number = str(request.GET.get("page", ""))[:MAX_PAGE_TEXT]
     return Paginator(items, per_page or PAGE_SIZE).get_page(number)
+
+
+def ids_page_counted_with_it(number_text: str, matching: QuerySet[Any], per_page: int) -> Page:
+    """A page of the ids of ``matching`` (ordered), and how many match in all, read in one
+    query (``COUNT(*) OVER ()`` beside each id of the page), as ``page_of`` would give them.
+
+    For a search whose matches cost as much to count as to page (a text search, which
+    finds them through indexes on the text): it finds them once instead of twice. A list
+    read in the order of an index counts faster on its own, so it keeps ``page_of``. A
+    page past the end has no row to carry the count, and is then found as ``page_of``
+    finds it (the last page), as is a page number below 1 or too long to be one."""
+    number_text = str(number_text)
+    try:
+        # A longer text is no page number of ours: the paginator says which page it is.
+        wanted = int(number_text) if len(number_text) <= MAX_PAGE_TEXT else 0
+    except ValueError:
+        wanted = 1
+    if wanted >= 1:
+        bottom = (wanted - 1) * per_page
+        found = list(
+            matching.annotate(in_all=Window(Count("*"))).values_list("pk", "in_all")[
+                bottom : bottom + per_page
+            ]
+        )
+        if found:
+            paginator = Paginator([], per_page)
+            paginator.__dict__["count"] = found[0][1]  # its cached count, known here
+            return Page([pk for pk, _ in found], wanted, paginator)
+    return Paginator(matching.values_list("pk", flat=True), per_page).get_page(number_text)
 
 
 def page_links(request: HttpRequest, page: Page) -> list[dict[str, Any]]:
