@@ -184,6 +184,12 @@ class Command(BaseCommand):
         from siltfence.apps.duties.demo import rain_demo_load
 
         rain_demo_load()
+        from siltfence.apps.duties.services import duties_recompute_all
+
+        # A permit's stored duties follow its events once their transaction commits, so a
+        # load stopped between the two left some out of date: they are computed now (none
+        # after a whole run), as the daily sweep would.
+        duties_recompute_all()
         from siltfence.apps.web.management.commands.demo.sign_in import (
             demo_authenticators_load,
         )
