@@ -48,6 +48,7 @@ from siltfence.apps.web.forms import (
     FeeScheduleForm,
     InformationRequestForm,
     SuretyForm,
+    blank,
 )
 from siltfence.apps.web.paging import PAGE_SIZE, page_of, paging
 from siltfence.apps.web.wording import duty_words, plain
@@ -349,9 +350,9 @@ def permit_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "timeline": timeline,
             "can_manage": is_staff_of(request.user, permit),
             "is_permittee": permit.application.applicant_id == request.user.pk,
-            "extend_form": ExtendForm(),
-            "close_form": CloseForm(),
-            "surety_form": SuretyForm(),
+            "extend_form": blank(ExtendForm),
+            "close_form": blank(CloseForm),
+            "surety_form": blank(SuretyForm),
             "triggers": amendment_triggers(ordinance),
             "audit": _audit_for("permit", permit.pk),
             "back_url": back_url,
