@@ -13,7 +13,9 @@
    Django's session machinery in the database (and, where sign-in has a second step,
    django-otp's record that the step was passed); the session is checked on the queue
    before anything is measured.
-4. Each target (the trivial page, a permit's page, the staff queue, the public register
+4. Each target (the trivial page, the same signed in as the staff (a reference, with no
+   budget: what the session, the user and the second factor's device cost every staff
+   page), a permit's page, the staff queue, the public register
    searched again and again, the register searched anew each time,
    ``POST /api/v1/determinations``) is loaded by ``httpload`` with 20 clients
    for a fixed time after a warm-up, three times, the targets taking turns; medians are
@@ -63,6 +65,8 @@ CLIENTS = 20
 WORKERS = 2
 BUDGET_P95_MS = 150.0
 BUDGET_SHARE_OF_TRIVIAL = 0.5
+# Measured beside the pages, held to no budget: the baseline, and the same signed in.
+REFERENCES = ("trivial", "trivial_signed_in")
 STREETS = ("Main St", "Oak", "Mill Rd", "Prairie Ln", "County Rd K")
 FACTS = (
     {"disturbed_area": 5000},
@@ -221,6 +225,10 @@ def _targets(session: tuple[str, str] | None) -> tuple[dict[str, Any], dict[str,
         cookie = (("Cookie", f"{session[0]}={session[1]}"),)
     targets: dict[str, Any] = {"trivial": [Request("GET", "/bench/trivial")]}
     if session is not None:
+        # Not a page: the trivial page again, signed in as the staff, for what signing in
+        # alone costs every staff page (the session, the user and the second factor's
+        # device, read from the database). It has no budget of its own.
+        targets["trivial_signed_in"] = [Request("GET", "/bench/trivial", cookie)]
         targets["permit_page"] = [Request("GET", f"/permits/{pk}/", cookie) for pk in permits]
         targets["staff_queue"] = [Request("GET", "/staff/", cookie)]
     targets["register_search"] = [
@@ -492,7 +500,7 @@ def measure(
             "errors": sum(int(r["errors"]) for r in runs),
             "runs": runs,
         }
-        if name != "trivial":
+        if name not in REFERENCES:
             throughput_ok = entry["share_of_trivial"] >= BUDGET_SHARE_OF_TRIVIAL
             latency_ok = median["p95_ms"] <= BUDGET_P95_MS
             entry["budget"] = {
