@@ -121,7 +121,10 @@ def test_at_a_desk_the_full_answer_stands_beside_the_form(live_server, at):
 def test_a_citation_opens_its_section_at_the_cited_subsection_marked(live_server, at, size):
     page = at(size)
     page.goto(live_server.url + "/?jurisdiction=spencer-wi")
-    page.get_by_label("Disturbed area", exact=True).fill("5000")
+    # The answer is fetched again as the field changes: the link is clicked once it has
+    # come, never on the answer it replaces.
+    with page.expect_response(lambda r: "/permit-check/answer" in r.url):
+        page.get_by_label("Disturbed area", exact=True).fill("5000")
     page.locator("#answer a.cite", has_text="§ 413-7A(3)").first.click()
     cited = page.locator(".verbatim .cited-sub")
     expect(cited).to_have_count(1)
