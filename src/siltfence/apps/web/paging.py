@@ -21,16 +21,28 @@ def page_of(request: HttpRequest, items: Any, *, per_page: int | None = None) ->
     return Paginator(items, per_page or PAGE_SIZE).get_page(number)
 
 
+class _Counted(Paginator):
+    """A paginator whose count is already known (read with the page's rows)."""
+
+    def __init__(self, count: int, per_page: int) -> None:
+        super().__init__((), per_page)
+        self.known = count
+
+    @property
+    def count(self) -> int:
+        return self.known
+
+
 def ids_page_counted_with_it(number_text: str, matching: QuerySet[Any], per_page: int) -> Page:
     """A page of the ids of ``matching`` (ordered), and how many match in all, read in one
-    query (``COUNT(*) OVER ()`` beside each id of the page), as ``page_of`` would give them.
+    query (``COUNT(*) OVER ()`` beside each id of the page): the page Django's paginator
+    gives for ``number_text``.
 
     For a search whose matches cost as much to count as to page (a text search, which
     finds them through indexes on the text): it finds them once instead of twice. A list
     read in the order of an index counts faster on its own, so it keeps ``page_of``. A
-    page past the end has no row to carry the count, and is then found as ``page_of``
-    finds it (the last page), as is a page number below 1 or too long to be one."""
-    number_text = str(number_text)
+    page past the end has no row to carry the count, and is then found by the paginator
+    (the last page), as is a page number below 1 or too long to be one."""
     try:
         # A longer text is no page number of ours: the paginator says which page it is.
         wanted = int(number_text) if len(number_text) <= MAX_PAGE_TEXT else 0
@@ -44,9 +56,7 @@ def ids_page_counted_with_it(number_text: str, matching: QuerySet[Any], per_page
             ]
         )
         if found:
-            paginator = Paginator([], per_page)
-            paginator.__dict__["count"] = found[0][1]  # its cached count, known here
-            return Page([pk for pk, _ in found], wanted, paginator)
+            return Page([pk for pk, _ in found], wanted, _Counted(found[0][1], per_page))
     return Paginator(matching.values_list("pk", flat=True), per_page).get_page(number_text)
 
 
