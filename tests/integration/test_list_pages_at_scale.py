@@ -22,6 +22,7 @@ from django.test import Client
 from django.urls import reverse
 from factories import SPENCER
 
+from siltfence.apps.enforcement import services as enforcement
 from siltfence.apps.permits import services
 from siltfence.apps.permits.clocks import review_clock
 from siltfence.apps.permits.models import Application, ApplicationStatus, Permit
@@ -41,9 +42,9 @@ CHICAGO = ZoneInfo("America/Chicago")
 # calendar, the applications under review and the village names; the appeals board's home
 # its villages, the appeals waiting, a count and a page of decisions and the latest permits.
 # The permit page reads the
-# permit with its application, site and rain station, then once each its letters,
-# extensions, sureties, amendments, enforcement cases, events, the office calendar and
-# the audit record.
+# permit with its application, site and rain station (and whether it has any extension,
+# surety, amendment or enforcement case), its letters, events, the office calendar and the
+# audit record; then once each the extensions, sureties, amendments and cases it has.
 QUEUE_QUERIES = 10
 PERMITS_QUERIES = 6
 PORTAL_QUERIES = 6
@@ -51,6 +52,7 @@ REGISTER_QUERIES = 6
 INSPECTOR_QUERIES = 10
 BOARD_QUERIES = 9
 PERMIT_PAGE_QUERIES = 13
+PERMIT_PAGE_BARE_QUERIES = 9
 
 STATES = ("under_review", "information_requested", "approved", "disapproved", "draft")
 
@@ -307,17 +309,39 @@ def test_the_permit_page_reads_each_kind_of_record_once_however_many(
         )
     for _ in range(2):
         factories.request_amendment(Permit.objects.get(pk=busy.pk), people.applicant_a)
+    for day in (1, 2):
+        enforcement.violation_record(
+            village=busy.village,
+            recorded_by=staff,
+            source="observation",
+            description="Fence down.",
+            provision="§ 413-7B(4)",
+            days_from=today - datetime.timedelta(days=day),
+            at=datetime.datetime.now(datetime.UTC) - datetime.timedelta(days=day),
+            permit=busy,
+        )
 
     for user in (staff, people.applicant_a):
         client = signed_in(user)
-        for permit in (bare, busy):
-            with django_assert_max_num_queries(PERMIT_PAGE_QUERIES):
-                response = client.get(reverse("web:permit", args=[permit.pk]))
-            assert response.status_code == 200
-    page = text_of(response)
-    assert page.count("Surety bond $5000") == 2 and "B-2" in page
-    assert "10 days" in page and "20 days" in page
-    assert page.count("Move the stockpile to the west side.") == 2
+        with django_assert_max_num_queries(PERMIT_PAGE_BARE_QUERIES):
+            response = client.get(reverse("web:permit", args=[bare.pk]))
+        assert response.status_code == 200
+        page = text_of(response)
+        assert "No violation has been recorded on this permit." in page
+        shown = response.content.decode()
+        assert "<h2>Extensions</h2>" not in shown and "<h2>Surety</h2>" not in shown
+        with django_assert_max_num_queries(PERMIT_PAGE_QUERIES):
+            response = client.get(reverse("web:permit", args=[busy.pk]))
+        assert response.status_code == 200
+        page = text_of(response)
+        shown = response.content.decode()
+        assert "<h2>Extensions</h2>" in shown and "<h2>Surety</h2>" in shown
+        assert page.count("Surety bond $5000") == 2 and "B-2" in page
+        assert "10 days" in page and "20 days" in page
+        assert page.count("Move the stockpile to the west side.") == 2
+        # Both violations are on the one case the site's record holds.
+        assert page.count("Enforcement case ") == 1
+        assert "No violation has been recorded" not in page
 
 
 def test_the_register_search_finds_a_permit_by_any_part_of_its_number_or_address_in_any_case(
@@ -403,3 +427,10 @@ def test_the_inspector_s_home_shows_each_permit_s_duties_as_its_own_page_works_t
             if duty["status"] in ("open", "overdue"):
                 words = duty_words(duty, zone="America/Chicago")
                 assert words["label"] in text and duty["citation"] in text
+
+
+@pytest.mark.parametrize("name", ["web:staff-application", "web:permit", "enforcement:case"])
+def test_a_rows_link_is_the_path_django_reverses_for_its_pk(name):
+    path_of = paging.pk_path(name)
+    for pk in (1, 7, 10, 987, 2**31, 987_654_321_987_654_321 + 1):
+        assert path_of(pk) == reverse(name, args=[pk])

@@ -5,11 +5,13 @@ last one, so a mistyped or stale link still lands on a page, never on an error."
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, QuerySet, Window
 from django.http import HttpRequest
+from django.urls import reverse
 
 PAGE_SIZE = 50
 # Longer than any real page number; a longer value is not one.
@@ -96,3 +98,15 @@ def paging(request: HttpRequest, page: Page, label: str) -> dict[str, Any]:
         else None,
         "next_href": href(request, page.next_page_number()) if page.has_next() else None,
     }
+
+
+# A number no row has: where a row's pk goes in the path ``pk_path`` reverses once.
+_PK_MARK = 987_654_321_987_654_321
+
+
+def pk_path(name: str) -> Callable[[int], str]:
+    """``reverse(name, args=[pk])`` for each row of a page, reversing once: the path with a
+    mark where the pk goes. For a route whose one argument is an ``int`` pk."""
+    path = reverse(name, args=[_PK_MARK])
+    head, tail = path.split(str(_PK_MARK))
+    return lambda pk: f"{head}{int(pk)}{tail}"

@@ -5,12 +5,13 @@ calendar and fee schedule. Inspectors and appeals board members see, but do not 
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, F, Prefetch
+from django.db.models import Count, Exists, F, OuterRef, Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -18,6 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import is_applicant_of, is_staff_of, village_ids
+from siltfence.apps.enforcement.models import EnforcementCase
 from siltfence.apps.permits import services
 from siltfence.apps.permits.clocks import application_timeline, office_closures, review_clock
 from siltfence.apps.permits.models import (
@@ -28,8 +30,10 @@ from siltfence.apps.permits.models import (
     FeeSchedule,
     OfficeClosure,
     Permit,
+    PermitExtension,
     PermitStatus,
     PlanAmendment,
+    Surety,
     Village,
 )
 from siltfence.apps.permits.selectors import (
@@ -50,7 +54,7 @@ from siltfence.apps.web.forms import (
     SuretyForm,
     blank,
 )
-from siltfence.apps.web.paging import PAGE_SIZE, page_of, paging
+from siltfence.apps.web.paging import PAGE_SIZE, page_of, paging, pk_path
 from siltfence.apps.web.wording import duty_words, plain
 from siltfence.core.errors import SiltfenceError
 from siltfence.core.ordinance.loader import load
@@ -89,7 +93,8 @@ def queue(request: HttpRequest) -> HttpResponse:
     # Running clocks first by the stored day a decision is due (overdue ones first of
     # all); paused ones (waiting for the applicant's information) after them.
     page = page_of(request, applications_for_review(request.user))
-    rows = [_queue_row(application, today) for application in page.object_list]
+    url = pk_path("web:staff-application")
+    rows = [_queue_row(application, today, url) for application in page.object_list]
     fees, fees_total = drafts_awaiting_fee(request.user, today, limit=PAGE_SIZE)
     return render(
         request,
@@ -105,13 +110,33 @@ def queue(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _queue_row(application: Application, today: datetime.date) -> dict[str, Any]:
-    """A row of the queue, from the clock stored on the application (no events read)."""
+def _queue_row(
+    application: Application, today: datetime.date, url: Callable[[int], str]
+) -> dict[str, Any]:
+    """A row of the queue, from the clock stored on the application (no events read), in
+    the words and links the row shows: 50 rows a page, so the template reads plain values
+    rather than walking each application's relations and reversing its link."""
     clock = _stored_clock(application)
     running = clock is not None and clock["state"] in ("running", "overdue")
     due = str(clock["due"])[:10] if clock and running else None
+    if due:
+        decision = due
+    elif clock is not None and clock["state"] == "paused":
+        decision = f"Paused: waiting for information since {clock['waiting_since']}"
+    else:
+        decision = "-"
     days_left = (datetime.date.fromisoformat(due) - today).days if due else None
-    return {"application": application, "clock": clock, "due": due, "days_left": days_left}
+    return {
+        "url": url(application.pk),
+        "number": application.number,
+        "village": application.village.name,
+        "address": application.site.address,
+        "status": application.get_status_display(),
+        "decision": decision,
+        "citation": clock["citation"] if clock else "",
+        "overdue": clock is not None and clock["status"] == "overdue",
+        "days_left": "-" if days_left is None else days_left,
+    }
 
 
 def _stored_clock(application: Application) -> dict[str, Any] | None:
@@ -326,10 +351,16 @@ def permit_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 ),
                 to_attr="letters",
             ),
-            "extensions",
-            "sureties",
-            "amendments",
-            "application__enforcement_cases",
+        )
+        # Most permits have no extension, surety, amendment or enforcement case: each list
+        # is read only where the permit has one (one query in all when it has none).
+        .annotate(
+            with_extensions=Exists(PermitExtension.objects.filter(permit=OuterRef("pk"))),
+            with_sureties=Exists(Surety.objects.filter(permit=OuterRef("pk"))),
+            with_amendments=Exists(PlanAmendment.objects.filter(permit=OuterRef("pk"))),
+            with_cases=Exists(
+                EnforcementCase.objects.filter(application=OuterRef("application_id"))
+            ),
         ),
         pk=pk,
     )
@@ -346,6 +377,12 @@ def permit_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "web/permit.html",
         {
             "permit": permit,
+            "extensions": list(permit.extensions.all()) if permit.with_extensions else [],
+            "sureties": list(permit.sureties.all()) if permit.with_sureties else [],
+            "amendments": list(permit.amendments.all()) if permit.with_amendments else [],
+            "cases": (
+                list(permit.application.enforcement_cases.all()) if permit.with_cases else []
+            ),
             "ordinance": ordinance,
             "timeline": timeline,
             "can_manage": is_staff_of(request.user, permit),
