@@ -8,24 +8,30 @@ and is sent there.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from urllib.parse import urlencode
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 
 from siltfence.apps.accounts.second_factor import authenticator_of, second_factor_required
 
 OPEN = ("web:login", "web:logout", "web:sign-in-code", "web:sign-in-enrol")
 
 
+@functools.cache
+def _open_paths(script_prefix: str) -> frozenset[str]:
+    """The paths of ``OPEN`` and the health check, reversed once a process (for each
+    script prefix the server is mounted under), not on every request."""
+    return frozenset(reverse(name) for name in (*OPEN, "health"))
+
+
 def _open(path: str) -> bool:
     """The sign-in steps, signing out, the static files and the health check."""
     static = settings.STATIC_URL or "/static/"
-    if path.startswith(static) or path == reverse("health"):
-        return True
-    return path in {reverse(name) for name in OPEN}
+    return path.startswith(static) or path in _open_paths(get_script_prefix())
 
 
 def is_verified(user: object) -> bool:
