@@ -5,8 +5,11 @@ each send its next request as soon as the answer to the last one has been read (
 loop: 20 clients are 20 users clicking as fast as the server answers). Requests go round
 ``requests`` in turn, so a target can be several pages of one kind. Every answer is read
 whole (Content-Length or chunked), and its time is from the first byte written to the
-last byte read. ``summarize`` turns the times into requests per second and percentiles;
-any answer whose status is not the one expected counts as an error, and is not timed.
+last byte read. With ``keep_alive=False`` each request goes on a new connection
+(``Connection: close``), as nginx reaches the server behind it by default, and its time
+starts when the connection is opened. ``summarize`` turns the times into requests per
+second and percentiles; any answer whose status is not the one expected counts as an
+error, and is not timed.
 """
 
 from __future__ import annotations
@@ -28,8 +31,13 @@ class Request:
     body: bytes = b""
     expect: int = 200
 
-    def encode(self, host: str) -> bytes:
-        lines = [f"{self.method} {self.path} HTTP/1.1", f"Host: {host}", "Connection: keep-alive"]
+    def encode(self, host: str, keep_alive: bool = True) -> bytes:
+        connection = "keep-alive" if keep_alive else "close"
+        lines = [
+            f"{self.method} {self.path} HTTP/1.1",
+            f"Host: {host}",
+            f"Connection: {connection}",
+        ]
         lines += [f"{name}: {value}" for name, value in self.headers]
         if self.body or self.method in ("POST", "PUT", "PATCH"):
             lines.append(f"Content-Length: {len(self.body)}")
@@ -89,21 +97,24 @@ async def _client(
     deadline: float,
     run: Run,
     timeout: float,
+    keep_alive: bool,
 ) -> None:
     cycle = itertools.islice(itertools.cycle(requests), start % len(requests), None)
-    encoded = {id(r): r.encode(f"{host}:{port}") for r in requests}
+    encoded = {id(r): r.encode(f"{host}:{port}", keep_alive) for r in requests}
     reader: asyncio.StreamReader | None = None
     writer: asyncio.StreamWriter | None = None
     for request in cycle:
         if time.perf_counter() >= deadline:
             break
         try:
+            began = time.perf_counter()
             if writer is None:
                 reader, writer = await asyncio.wait_for(
                     asyncio.open_connection(host, port), timeout
                 )
+            if keep_alive:
+                began = time.perf_counter()
             assert reader is not None
-            began = time.perf_counter()
             writer.write(encoded[id(request)])
             await writer.drain()
             status, body, keep = await asyncio.wait_for(_read_answer(reader), timeout)
@@ -120,7 +131,7 @@ async def _client(
             run.times.append(took)
         else:
             run.errors[f"status {status}"] += 1
-        if not keep:
+        if not keep or not keep_alive:
             writer.close()
             reader = writer = None
     if writer is not None:
@@ -128,13 +139,22 @@ async def _client(
 
 
 async def _load(
-    host: str, port: int, requests: Sequence[Request], clients: int, seconds: float, timeout: float
+    host: str,
+    port: int,
+    requests: Sequence[Request],
+    clients: int,
+    seconds: float,
+    timeout: float,
+    keep_alive: bool,
 ) -> Run:
     began = time.perf_counter()
     run = Run(seconds=seconds)
     deadline = began + seconds
     await asyncio.gather(
-        *(_client(host, port, requests, i, deadline, run, timeout) for i in range(clients))
+        *(
+            _client(host, port, requests, i, deadline, run, timeout, keep_alive)
+            for i in range(clients)
+        )
     )
     # Answers still in flight at the deadline are counted: the run lasted until they came.
     run.seconds = time.perf_counter() - began
@@ -149,10 +169,11 @@ def load(
     clients: int = 20,
     seconds: float = 10.0,
     timeout: float = 30.0,
+    keep_alive: bool = True,
 ) -> Run:
     if not requests:
         raise ValueError("requests: at least one request is needed")
-    return asyncio.run(_load(host, port, requests, clients, seconds, timeout))
+    return asyncio.run(_load(host, port, requests, clients, seconds, timeout, keep_alive))
 
 
 def percentile(ordered: Sequence[float], q: float) -> float:

@@ -8,7 +8,12 @@
    ``siltfence rain`` reads); without it the rain is drawn from monthly normals.
 2. gunicorn starts with the production settings (``siltfence.config.gunicorn``, two worker
    processes, on 127.0.0.1) and ``SILTFENCE_BENCH=1``, which routes ``/bench/trivial``: a
-   JSON answer with no work of its own, the baseline every page is held against.
+   JSON answer with no work of its own, the baseline every page is held against. It starts
+   twice, and every target is measured on each: ``gthread`` workers (``make run``'s, four
+   threads a process), which clients reach on kept-alive connections as a browser reaches
+   ``make run``; and ``sync`` workers (``SILTFENCE_WORKER_CLASS=sync``, docs/deploy.md's
+   server behind nginx), which clients reach with a new connection per request, as nginx
+   reaches the server behind it.
 3. The staff of the municipality with the longest review queue get a session made with
    Django's session machinery in the database (and, where sign-in has a second step,
    django-otp's record that the step was passed); the session is checked on the queue
@@ -63,6 +68,19 @@ SCALE_DATABASE = "siltfence_scale"
 DATA = REPO / "var" / "bench-scale"
 CLIENTS = 20
 WORKERS = 2
+# The two ways siltfence is served, each measured as its clients reach it:
+# - "gthread", `make run`'s server (two processes of four threads), which a browser reaches
+#   directly and keeps its connection to;
+# - "sync", the server docs/deploy.md runs behind nginx (two processes, one request at a
+#   time each: SILTFENCE_WORKER_CLASS=sync), which nginx reaches with a new connection for
+#   each request (its default towards the server behind it).
+SERVERS = {
+    "gthread": {"keep_alive": True, "serves": "make run: two processes of four threads"},
+    "sync": {
+        "keep_alive": False,
+        "serves": "docs/deploy.md behind nginx: two processes, one request at a time each",
+    },
+}
 BUDGET_P95_MS = 150.0
 BUDGET_SHARE_OF_TRIVIAL = 0.5
 # Measured beside the pages, held to no budget: the baseline, and the same signed in.
@@ -473,16 +491,24 @@ def _median(values: list[float]) -> float:
 
 
 def measure(
-    targets: dict[str, list[Request]], port: int, seconds: float, warmup: float, repeats: int
+    targets: dict[str, list[Request]],
+    port: int,
+    seconds: float,
+    warmup: float,
+    repeats: int,
+    keep_alive: bool,
 ) -> dict[str, Any]:
+    def run(requests: list[Request], for_seconds: float) -> Any:
+        return load(
+            "127.0.0.1", port, requests, clients=CLIENTS, seconds=for_seconds, keep_alive=keep_alive
+        )
+
     for requests in targets.values():
-        load("127.0.0.1", port, requests, clients=CLIENTS, seconds=warmup)
+        run(requests, warmup)
     rounds: dict[str, list[dict[str, Any]]] = {name: [] for name in targets}
     for _ in range(repeats):
         for name, requests in targets.items():
-            rounds[name].append(
-                summarize(load("127.0.0.1", port, requests, clients=CLIENTS, seconds=seconds))
-            )
+            rounds[name].append(summarize(run(requests, seconds)))
     found: dict[str, Any] = {}
     trivial = rounds["trivial"]
     for name, runs in rounds.items():
@@ -555,21 +581,35 @@ def main(permits: int, seconds: float, warmup: float, repeats: int) -> dict[str,
     from django.db import connections
 
     connections.close_all()
-    load_before = os.getloadavg()
-    with gunicorn(env, port):
-        measured = measure(targets, port, seconds, warmup, repeats)
-    load_after = os.getloadavg()
-    pages: dict[str, Any] = {}
-    for name, requests in targets.items():
-        pages[name] = {
-            "requests": [f"{r.method} {r.path}" for r in requests[:3]]
-            + ([f"... {len(requests)} in turn"] if len(requests) > 3 else []),
-            **measured[name],
-            "in_process": inspected[name],
+    servers: dict[str, Any] = {}
+    for worker_class, how in SERVERS.items():
+        load_before = os.getloadavg()
+        with gunicorn({**env, "SILTFENCE_WORKER_CLASS": worker_class}, port):
+            measured = measure(targets, port, seconds, warmup, repeats, how["keep_alive"])
+        pages: dict[str, Any] = {}
+        for name, requests in targets.items():
+            pages[name] = {
+                "requests": [f"{r.method} {r.path}" for r in requests[:3]]
+                + ([f"... {len(requests)} in turn"] if len(requests) > 3 else []),
+                **measured[name],
+                "in_process": inspected[name],
+            }
+        for name, found in inspected.items():
+            if "skipped" in found:
+                pages[name] = {"skipped": found["skipped"], "in_process": found}
+        servers[worker_class] = {
+            "serves": how["serves"],
+            "worker_class": worker_class,
+            "gunicorn_workers": WORKERS,
+            "threads_per_worker": int(os.environ.get("SILTFENCE_THREADS", "4"))
+            if worker_class == "gthread"
+            else 1,
+            "clients_keep_their_connection": how["keep_alive"],
+            # The machine is shared: its load (1, 5 and 15 minutes) around the measurements.
+            "load_average_before": [round(x, 2) for x in load_before],
+            "load_average_after": [round(x, 2) for x in os.getloadavg()],
+            "pages": pages,
         }
-    for name, found in inspected.items():
-        if "skipped" in found:
-            pages[name] = {"skipped": found["skipped"], "in_process": found}
     return {
         "database": "postgresql",
         "scale": {
@@ -578,21 +618,16 @@ def main(permits: int, seconds: float, warmup: float, repeats: int) -> dict[str,
             "generator_s": round(generated_s, 1),
             "rain_sources": counts.pop("rain_sources"),
         },
-        "server": {
-            "gunicorn_workers": WORKERS,
-            "threads_per_worker": int(os.environ.get("SILTFENCE_THREADS", "4")),
+        "load": {
             "clients": CLIENTS,
             "seconds_per_run": seconds,
             "warmup_s": warmup,
             "repeats": repeats,
             "debug": settings.DEBUG,
-            # The machine is shared: its load (1, 5 and 15 minutes) around the measurements.
-            "load_average_before": [round(x, 2) for x in load_before],
-            "load_average_after": [round(x, 2) for x in load_after],
         },
         "code": _code(),
         "staff": {"user": username, "session": session_note, **about},
-        "pages": pages,
+        "servers": servers,
         "sweep_and_recompute_at_scale": swept,
         "when": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
     }

@@ -1,5 +1,5 @@
 """docs/deploy.md on this machine, as far as it goes without nginx and a certificate: the
-documented production environment, migrate, collectstatic, gunicorn with three worker
+documented production environment, migrate, collectstatic, gunicorn with three sync worker
 processes, and then, over a real socket, what the proxy and the load balancer in front see:
 ``/health`` over plain http, every other page sent to https, and login throttling per
 client behind one proxy address (the proxy's ``X-Forwarded-For``)."""
@@ -50,7 +50,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, Path
             "SILTFENCE_TRUSTED_PROXIES": "1",
             "EMAIL_HOST": "smtp.example.org",
             "WEB_CONCURRENCY": str(PROCESSES),
-            "SILTFENCE_THREADS": "2",
+            "SILTFENCE_WORKER_CLASS": "sync",  # the guide's server behind nginx (section 3)
         }
     )
     for args in (["migrate", "--noinput"], ["collectstatic", "--noinput"]):
@@ -112,6 +112,7 @@ def _request(
 def test_gunicorn_runs_the_documented_number_of_worker_processes(server):
     _, log = server
     assert log.read_text().count("Booting worker") == PROCESSES
+    assert "Using worker: sync" in log.read_text()
 
 
 def test_the_load_balancer_gets_health_over_plain_http_and_everything_else_goes_to_https(

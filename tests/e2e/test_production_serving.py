@@ -372,3 +372,18 @@ def test_plain_http_is_refused_when_gunicorn_would_listen_beyond_this_computer(t
     )
     assert run.returncode != 0
     assert "listen on 127.0.0.1, not 0.0.0.0:0" in run.stdout + run.stderr
+
+
+def test_gunicorn_refuses_a_worker_class_it_does_not_document(tmp_path: Path):
+    env = {**_production_env(tmp_path), "SILTFENCE_WORKER_CLASS": "eventlet"}
+    gunicorn = Path(sys.executable).parent / "gunicorn"
+    run = subprocess.run(
+        [str(gunicorn), "-c", "python:siltfence.config.gunicorn", "--bind", "127.0.0.1:0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+    assert run.returncode != 0
+    said = run.stdout + run.stderr
+    assert "SILTFENCE_WORKER_CLASS: expected one of gthread, sync, got 'eventlet'" in said

@@ -11,6 +11,7 @@ import threading
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -114,3 +115,39 @@ def test_clients_keep_their_connections_and_count_unexpected_statuses(server: in
     assert len(run.times) == run.statuses[200]
     assert run.errors["status 404"] == run.statuses[404]
     assert run.seconds >= 0.4
+
+
+class _Counting(_Handler):
+    seen: ClassVar[list[tuple[int, str]]] = []
+
+    def do_GET(self) -> None:
+        _Counting.seen.append((self.client_address[1], self.headers.get("Connection", "")))
+        super().do_GET()
+
+
+@pytest.mark.parametrize("keep_alive", [True, False])
+def test_without_keep_alive_each_request_comes_on_a_new_connection(keep_alive: bool) -> None:
+    _Counting.seen = []
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Counting)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        run = load(
+            "127.0.0.1",
+            httpd.server_address[1],
+            [Request("GET", "/ok")],
+            clients=2,
+            seconds=0.3,
+            keep_alive=keep_alive,
+        )
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    requests = len(_Counting.seen)
+    connections = len({port for port, _ in _Counting.seen})
+    assert requests > 10 and run.statuses[200] == requests and not run.errors
+    assert {header for _, header in _Counting.seen} == {"keep-alive" if keep_alive else "close"}
+    if keep_alive:
+        assert connections == 2  # one a client, kept
+    else:
+        assert connections == requests  # a new one every time

@@ -6,6 +6,12 @@ Sized for a small machine (one or two cores, a village office's server): two wor
 processes of four threads each. A thread waits on a slow upload or the database without
 holding up the others. Set WEB_CONCURRENCY (processes) and SILTFENCE_THREADS to change it.
 
+Behind nginx, which reads each request whole before passing it on, SILTFENCE_WORKER_CLASS=sync
+serves one request at a time per process instead: a process takes a request only when it is
+free, so no request waits behind others in a busy process, and the slowest answers come
+about twice as fast under load (docs/deploy.md, section 3). Never without such a proxy: a
+client sending slowly would hold a whole process.
+
 With SILTFENCE_LOCAL_HTTP=true (plain http, `make run`), it refuses to listen anywhere but
 this computer.
 """
@@ -17,9 +23,20 @@ from typing import Any
 
 wsgi_app = "siltfence.config.wsgi:application"
 bind = ["127.0.0.1:8000"]
+WORKER_CLASSES = ("gthread", "sync")
+
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-threads = int(os.environ.get("SILTFENCE_THREADS", "4"))
-worker_class = "gthread"
+worker_class = os.environ.get("SILTFENCE_WORKER_CLASS", "gthread")
+if worker_class not in WORKER_CLASSES:
+    raise SystemExit(
+        f"siltfence: SILTFENCE_WORKER_CLASS: expected one of {', '.join(WORKER_CLASSES)}, "
+        f"got {worker_class[:40]!r}"
+    )
+# gunicorn turns a sync worker with more than one thread into a gthread one.
+threads = int(os.environ.get("SILTFENCE_THREADS", "4")) if worker_class == "gthread" else 1
+# A request may take up to two minutes (nginx's proxy_read_timeout in docs/deploy.md), such
+# as a large rain file imported on its page; a sync process busy longer is restarted.
+timeout = 120
 accesslog = "-"
 control_socket_disable = True  # no run-time control socket in the home folder
 # A proxy in front (nginx, Caddy) on the same machine may say the request came over https.

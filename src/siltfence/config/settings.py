@@ -253,6 +253,10 @@ MAILERS = {
             "username": os.environ.get("EMAIL_HOST_USER", ""),
             "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
             "use_tls": os.environ.get("EMAIL_USE_TLS", "true") == "true",
+            # A mail server that does not answer fails the send after 20 s, rather than
+            # holding the request (and, with sync workers, its whole process) until
+            # gunicorn's timeout.
+            "timeout": 20,
         },
     }
     if os.environ.get("EMAIL_HOST")
