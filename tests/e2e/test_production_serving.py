@@ -362,28 +362,24 @@ def test_plain_http_is_refused_when_gunicorn_would_listen_beyond_this_computer(t
         "SILTFENCE_LOCAL_HTTP": "true",
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
     }
+    assert "listen on 127.0.0.1, not 0.0.0.0:0" in _gunicorn_refuses(env, "0.0.0.0:0")
+
+
+def _gunicorn_refuses(env: dict[str, str], bind: str) -> str:
+    """What gunicorn said when it would not start with ``env``."""
     gunicorn = Path(sys.executable).parent / "gunicorn"
     run = subprocess.run(
-        [str(gunicorn), "-c", "python:siltfence.config.gunicorn", "--bind", "0.0.0.0:0"],
+        [str(gunicorn), "-c", "python:siltfence.config.gunicorn", "--bind", bind],
         capture_output=True,
         text=True,
         timeout=60,
         env=env,
     )
     assert run.returncode != 0
-    assert "listen on 127.0.0.1, not 0.0.0.0:0" in run.stdout + run.stderr
+    return run.stdout + run.stderr
 
 
 def test_gunicorn_refuses_a_worker_class_it_does_not_document(tmp_path: Path):
     env = {**_production_env(tmp_path), "SILTFENCE_WORKER_CLASS": "eventlet"}
-    gunicorn = Path(sys.executable).parent / "gunicorn"
-    run = subprocess.run(
-        [str(gunicorn), "-c", "python:siltfence.config.gunicorn", "--bind", "127.0.0.1:0"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=env,
-    )
-    assert run.returncode != 0
-    said = run.stdout + run.stderr
+    said = _gunicorn_refuses(env, "127.0.0.1:0")
     assert "SILTFENCE_WORKER_CLASS: expected one of gthread, sync, got 'eventlet'" in said

@@ -82,21 +82,11 @@ def mentions(text: str, terms: tuple[Term, ...]) -> list[Mention]:
     """The first place each term appears in ``text``: whole words, any case, a plural
     "s" allowed, spaces and hyphens alike; where terms overlap the longer one wins
     ("construction site control measure" over "control measure")."""
-    candidates: list[tuple[str, Term]] = sorted(
-        ((name, term) for term in terms for name in term.names),
-        key=lambda pair: -len(pair[0]),
-    )
     taken: list[Mention] = []
     seen: set[int] = set()
-    for name, term in candidates:
+    for pattern, term in _patterns(terms):
         if id(term) in seen:
             continue
-        pattern = re.compile(
-            r"(?<![\w-])"
-            + re.escape(name).replace(r"\ ", r"[\s-]+").replace(r"\-", r"[\s-]+")
-            + r"(?:e?s)?(?![\w-])",
-            re.IGNORECASE,
-        )
         for match in pattern.finditer(text):
             if any(match.start() < m.end and m.start < match.end() for m in taken):
                 continue
@@ -104,3 +94,24 @@ def mentions(text: str, terms: tuple[Term, ...]) -> list[Mention]:
             seen.add(id(term))
             break
     return sorted(taken, key=lambda m: m.start)
+
+
+@functools.lru_cache(maxsize=64)
+def _patterns(terms: tuple[Term, ...]) -> tuple[tuple[re.Pattern[str], Term], ...]:
+    """Each name of each term as the pattern that finds it, longest name first: made once a
+    chapter, not every time a text is marked."""
+    names = sorted(
+        ((name, term) for term in terms for name in term.names), key=lambda p: -len(p[0])
+    )
+    return tuple(
+        (
+            re.compile(
+                r"(?<![\w-])"
+                + re.escape(name).replace(r"\ ", r"[\s-]+").replace(r"\-", r"[\s-]+")
+                + r"(?:e?s)?(?![\w-])",
+                re.IGNORECASE,
+            ),
+            term,
+        )
+        for name, term in names
+    )
