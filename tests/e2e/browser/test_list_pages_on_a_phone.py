@@ -177,3 +177,55 @@ def test_the_inspector_s_and_the_board_s_homes_page_and_stack(live_server, brows
     fits_and_stacks(board, size)
     assert_accessible(board)
     pages_work(board, "the decisions")
+
+
+@SIZES
+def test_the_permit_page_shows_the_lists_a_permit_has_and_says_when_it_has_none(
+    live_server, browser, world, size
+):
+    """A permit with an extension, a surety and an enforcement case shows each; one with
+    none says no violation is recorded and shows no empty list; both fit the window."""
+    from decimal import Decimal
+
+    from siltfence.apps.enforcement import services as enforcement
+    from siltfence.apps.permits.models import Permit
+
+    busy, bare = Permit.objects.filter(village_id=SPENCER).order_by("pk")
+    clerk, today = world["clerk"], timezone.localdate()
+    services.permit_extend(permit=busy, staff=clerk, days=30, on=today)
+    services.surety_record(
+        permit=busy,
+        staff=clerk,
+        kind="surety_bond",
+        amount=Decimal("5000"),
+        issuer="Badger Surety",
+        reference="B-7",
+        received_on=today,
+    )
+    enforcement.violation_record(
+        village=busy.village,
+        recorded_by=clerk,
+        source="observation",
+        description="Silt fence down along the east lot line.",
+        provision="§ 413-7B(5)(c)",
+        days_from=today - datetime.timedelta(days=1),
+        at=timezone.now() - datetime.timedelta(hours=3),
+        permit=busy,
+    )
+    for who in ("clerk", "owner"):
+        page = opened(browser, size, live_server.url, who)
+        page.goto(f"{live_server.url}/permits/{busy.pk}/")
+        expect(page.get_by_role("heading", name="Extensions", exact=True)).to_be_visible()
+        expect(page.get_by_role("heading", name="Surety", exact=True)).to_be_visible()
+        expect(page.get_by_text("Surety bond $5000")).to_be_visible()
+        expect(page.get_by_test_id("permit-enforcement")).to_contain_text("Enforcement case")
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= size["width"], f"the permit page is {width}px wide"
+        assert_accessible(page)
+        page.goto(f"{live_server.url}/permits/{bare.pk}/")
+        expect(page.get_by_text("No violation has been recorded on this permit.")).to_be_visible()
+        expect(page.get_by_role("heading", name="Extensions", exact=True)).to_have_count(0)
+        expect(page.get_by_role("heading", name="Surety", exact=True)).to_have_count(0)
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= size["width"], f"the permit page is {width}px wide"
+        assert_accessible(page)
