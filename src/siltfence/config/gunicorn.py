@@ -8,8 +8,8 @@ holding up the others. Set WEB_CONCURRENCY (processes) and SILTFENCE_THREADS to 
 
 Behind nginx, which reads each request whole before passing it on, SILTFENCE_WORKER_CLASS=sync
 serves one request at a time per process instead: a process takes a request only when it is
-free, so no request waits behind others in a busy process, and the slowest answers come
-about twice as fast under load (docs/deploy.md, section 3). Never without such a proxy: a
+free, so no request waits behind others in a busy process, and under load the slowest
+answers take about 60% of the time (docs/deploy.md, section 3). Never without such a proxy: a
 client sending slowly would hold a whole process.
 
 With SILTFENCE_LOCAL_HTTP=true (plain http, `make run`), it refuses to listen anywhere but
