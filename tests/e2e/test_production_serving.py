@@ -286,6 +286,25 @@ def test_make_run_serves_the_home_page_through_gunicorn_with_debug_off(served):
     assert status == 200 and headers["content-type"].startswith("text/css")
 
 
+def test_make_run_s_maps_name_their_marker_images_as_collected_and_each_is_served(served):
+    """Leaflet would look for its marker images beside the page (``/register/marker-icon.png``,
+    a 404 and a broken image on every site), since the collected stylesheet's name has its
+    hash in it: the register and the report form give the images' collected addresses."""
+    for path in ("/register/", "/report-a-site/"):
+        status, _, page = _get(served["port"], path)
+        assert status == 200, path
+        tag = re.search(r'<script src="[^"]*marker-icons\.[0-9a-f]{12}\.js"([^>]*)>', page)
+        assert tag, f"{path} loads the marker images' script under its collected name"
+        images = dict(re.findall(r'data-(icon|retina|shadow)="([^"]+)"', tag.group(1)))
+        assert set(images) == {"icon", "retina", "shadow"}, path
+        for url in images.values():
+            assert re.fullmatch(
+                r"/static/plans/vendor/leaflet-1\.9\.4/images/[\w-]+\.[0-9a-f]{12}\.png", url
+            )
+            status, headers, _ = _get(served["port"], url)
+            assert status == 200 and headers["content-type"] == "image/png", url
+
+
 def test_make_run_answers_an_unknown_address_with_the_plain_404_page(served):
     status, _, page = _get(served["port"], "/no-such-page/")
     assert status == 404

@@ -97,6 +97,16 @@ def test_from_a_complaint_to_the_tax_roll_then_an_appeal_reverses_the_order(
     public.goto(f"{base}/report-a-site/")
     assert_accessible(public)
     public.get_by_label("Village").select_option(SPENCER)
+    # A tap on the map marks the place: the marker is the image the page names (Leaflet
+    # would otherwise guess its address from its stylesheet's, which the collected static
+    # files' names break), and it loads.
+    public.locator("#complaint-map").click()
+    marker = public.locator("#complaint-map img.leaflet-marker-icon")
+    expect(marker).to_be_visible()
+    named = public.locator("script[data-icon]").get_attribute("data-icon")
+    assert marker.get_attribute("src") == named
+    assert marker.evaluate("img => img.complete && img.naturalWidth > 0")
+    expect(public.locator("#id_latitude")).not_to_have_value("")
     public.get_by_label("Where is the site?").fill("12 Park St, Spencer")
     public.get_by_label("What did you see?").fill("Mud washing into the inlet on Park St.")
     public.get_by_label("When did you see it? (YYYY-MM-DD)").fill(_day(45))
