@@ -68,12 +68,9 @@ SCALE_DATABASE = "siltfence_scale"
 DATA = REPO / "var" / "bench-scale"
 CLIENTS = 20
 WORKERS = 2
-# The two ways siltfence is served, each measured as its clients reach it:
-# - "gthread", `make run`'s server (two processes of four threads), which a browser reaches
-#   directly and keeps its connection to;
-# - "sync", the server docs/deploy.md runs behind nginx (two processes, one request at a
-#   time each: SILTFENCE_WORKER_CLASS=sync), which nginx reaches with a new connection for
-#   each request (its default towards the server behind it).
+# The two ways siltfence is served, each measured as its clients reach it: a browser keeps
+# its connection to `make run`'s gthread server; nginx opens a new one for each request to
+# the sync server behind it (its default towards the server behind it).
 SERVERS = {
     "gthread": {"keep_alive": True, "serves": "make run: two processes of four threads"},
     "sync": {
@@ -581,6 +578,8 @@ def main(permits: int, seconds: float, warmup: float, repeats: int) -> dict[str,
     from django.db import connections
 
     connections.close_all()
+    from siltfence.config.gunicorn import threads_for
+
     servers: dict[str, Any] = {}
     for worker_class, how in SERVERS.items():
         load_before = os.getloadavg()
@@ -601,9 +600,7 @@ def main(permits: int, seconds: float, warmup: float, repeats: int) -> dict[str,
             "serves": how["serves"],
             "worker_class": worker_class,
             "gunicorn_workers": WORKERS,
-            "threads_per_worker": int(os.environ.get("SILTFENCE_THREADS", "4"))
-            if worker_class == "gthread"
-            else 1,
+            "threads_per_worker": threads_for(worker_class),
             "clients_keep_their_connection": how["keep_alive"],
             # The machine is shared: its load (1, 5 and 15 minutes) around the measurements.
             "load_average_before": [round(x, 2) for x in load_before],

@@ -8,6 +8,8 @@ and the staff's decision), so each test also exercises the audit chain.
 from __future__ import annotations
 
 import datetime
+import html
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,6 +44,12 @@ FACTS = {
 AMENDMENT_TRIGGER = {SPENCER: "modification", NEW_GLARUS: "design_change"}
 
 ModelBackend = "django.contrib.auth.backends.ModelBackend"
+
+
+def text_of(response: Any) -> str:
+    """The page's text with tags dropped and entities read, spaces squeezed."""
+    body = re.sub(r"<script.*?</script>", " ", response.content.decode(), flags=re.S)
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", body)))
 
 
 def villages() -> dict[str, Village]:

@@ -23,7 +23,7 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
-from factories import FACTS, NEW_GLARUS, SPENCER
+from factories import FACTS, NEW_GLARUS, SPENCER, text_of
 
 from siltfence.apps.audit.models import AuditEvent
 from siltfence.apps.permits import services
@@ -45,14 +45,6 @@ def signed_in(user: Any) -> Client:
     client = Client()
     client.force_login(user, backend=factories.ModelBackend)
     return client
-
-
-def text_of(response: Any) -> str:
-    """The page's text with tags dropped and entities read, spaces squeezed."""
-    import html
-
-    body = re.sub(r"<script.*?</script>", " ", response.content.decode(), flags=re.S)
-    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", body)))
 
 
 def flash(response: Any) -> list[str]:

@@ -20,7 +20,7 @@ import factories
 import pytest
 from django.test import Client
 from django.urls import reverse
-from factories import SPENCER
+from factories import SPENCER, text_of
 
 from siltfence.apps.enforcement import services as enforcement
 from siltfence.apps.permits import services
@@ -61,11 +61,6 @@ def signed_in(user: Any) -> Client:
     client = Client()
     client.force_login(user, backend=factories.ModelBackend)
     return client
-
-
-def text_of(response: Any) -> str:
-    body = re.sub(r"<script.*?</script>", " ", response.content.decode(), flags=re.S)
-    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", body)))
 
 
 def rows_of(response: Any, testid: str | None = None) -> list[str]:

@@ -11,8 +11,6 @@ section number or a village id would answer in Spencer's numbers here, or fail.
 from __future__ import annotations
 
 import datetime
-import html
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +20,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from factories import text_of
 
 from renumbered import write_root
 from siltfence.apps.accounts.models import Role
@@ -31,11 +30,6 @@ from siltfence.core.ordinance.loader import load
 
 pytestmark = pytest.mark.django_db
 OTHERTON = "otherton-wi"
-
-
-def text_of(response: Any) -> str:
-    body = re.sub(r"<script.*?</script>", " ", response.content.decode(), flags=re.S)
-    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", body)))
 
 
 @pytest.fixture

@@ -48,16 +48,11 @@ def _cites_its_own_chapter(answer: Any, village: str) -> bool:
 def root(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """An ordinances folder with both villages and their renumbered copies."""
     root = write_root(tmp_path_factory.mktemp("ordinances"))
-    saved = {key: os.environ.get(key) for key in ("SILTFENCE_ORDINANCES", "SILTFENCE_CACHE_DIR")}
-    os.environ["SILTFENCE_ORDINANCES"] = str(root)
-    os.environ["SILTFENCE_CACHE_DIR"] = str(root.parent / "cache")
-    load.cache_clear()
-    yield root
-    for key, value in saved.items():
-        if value is None:
-            os.environ.pop(key, None)
-        else:
-            os.environ[key] = value
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SILTFENCE_ORDINANCES", str(root))
+        patch.setenv("SILTFENCE_CACHE_DIR", str(root.parent / "cache"))
+        load.cache_clear()
+        yield root
     load.cache_clear()
 
 
@@ -109,12 +104,14 @@ def test_every_duty_case_is_answered_the_same_under_other_numbers(root, village)
         answer = _answer_or_error(lambda: duties(copy))
         assert "refused" not in original, (case["name"], original)
         assert as_text(answer) == renamed(as_text(original), village), case["name"]
+        assert _cites_its_own_chapter(answer, village), case["name"]
 
 
 @pytest.mark.parametrize("village", sorted(COPIES))
 def test_every_design_case_is_answered_the_same_under_other_numbers(root, village):
     plans = sorted((ORDINANCES / village / "cases" / "design").glob("*.json"))
     assert plans
+    cited = 0
     for path in plans:
         plan = json.loads(path.read_text(encoding="utf-8"))
         assert plan["jurisdiction"] == village
@@ -123,6 +120,8 @@ def test_every_design_case_is_answered_the_same_under_other_numbers(root, villag
             lambda p=plan: review_plan({**p, "jurisdiction": COPIES[village][0]}).to_dict()
         )
         assert as_text(answer) == renamed(as_text(original), village), path.name
+        cited += _cites_its_own_chapter(answer, village)
+    assert cited == len(plans), "every design report cites a section of the copy's chapter"
 
 
 def test_the_command_line_answers_for_the_renumbered_chapter(root):

@@ -32,8 +32,15 @@ if worker_class not in WORKER_CLASSES:
         f"siltfence: SILTFENCE_WORKER_CLASS: expected one of {', '.join(WORKER_CLASSES)}, "
         f"got {worker_class[:40]!r}"
     )
-# gunicorn turns a sync worker with more than one thread into a gthread one.
-threads = int(os.environ.get("SILTFENCE_THREADS", "4")) if worker_class == "gthread" else 1
+
+
+def threads_for(worker_class: str) -> int:
+    """Threads a process: ``SILTFENCE_THREADS`` for gthread, one for sync (gunicorn turns a
+    sync worker with more than one thread into a gthread one)."""
+    return int(os.environ.get("SILTFENCE_THREADS", "4")) if worker_class == "gthread" else 1
+
+
+threads = threads_for(worker_class)
 # A request may take up to two minutes (nginx's proxy_read_timeout in docs/deploy.md), such
 # as a large rain file imported on its page; a sync process busy longer is restarted.
 timeout = 120
