@@ -9,6 +9,9 @@ import pytest
 
 from .helpers import duties, ev, notes, one, run
 
+# The permittee's notices and inspections are conditions of a permit (§ 413-8E(3),
+# § 135-7E: "All permits shall require the permittee to ..."): the records below have one.
+PERMIT = ev("permit_issued", "2026-04-01")
 STARTED = ev("work_started", "2026-06-01T07:00")
 
 
@@ -19,7 +22,11 @@ def test_spencers_start_notice_is_due_48_hours_after_work_starts_leaving_out_sun
     # Saturday May 9 10:00: 14 h Saturday, Sunday excluded, 24 h Monday, 10 h Tuesday.
     result = run(
         "spencer-wi",
-        [ev("work_started", "2026-05-09T10:00"), ev("start_notice_given", "2026-05-11T09:00")],
+        [
+            PERMIT,
+            ev("work_started", "2026-05-09T10:00"),
+            ev("start_notice_given", "2026-05-11T09:00"),
+        ],
     )
     notice = one(result, "start_notice")
     assert notice["due"] == "2026-05-12T10:00:00-05:00"
@@ -31,6 +38,7 @@ def test_spencers_start_notice_is_due_48_hours_after_work_starts_leaving_out_sun
 def test_new_glarus_start_notice_is_due_48_clock_hours_before_the_announced_start():
     # Announced start Monday June 8 07:00 - 48 h = Saturday June 6 07:00.
     events = [
+        PERMIT,
         ev("work_planned", "2026-06-01", start="2026-06-08T07:00"),
         ev("start_notice_given", "2026-06-05T16:00"),
     ]
@@ -43,6 +51,7 @@ def test_new_glarus_start_notice_is_due_48_clock_hours_before_the_announced_star
 
 def test_a_new_glarus_notice_given_after_the_deadline_is_met_late():
     events = [
+        PERMIT,
         ev("work_planned", "2026-06-01", start="2026-06-08T07:00"),
         ev("start_notice_given", "2026-06-07T08:00"),
     ]
@@ -52,7 +61,7 @@ def test_a_new_glarus_notice_given_after_the_deadline_is_met_late():
 
 def test_without_an_announced_start_new_glarus_counts_back_from_the_actual_start():
     # Work started Monday June 1 07:00 with no notice: due Saturday May 30 07:00, overdue.
-    notice = one(run("new-glarus-wi", [STARTED]), "start_notice")
+    notice = one(run("new-glarus-wi", [PERMIT, STARTED]), "start_notice")
     assert notice["due"] == "2026-05-30T07:00:00-05:00"
     assert notice["status"] == "overdue"
 
@@ -64,7 +73,7 @@ def test_spencer_completion_notice_is_14_days_with_the_measure_named():
     # Monday May 11 + 14 = Memorial Day May 25 -> Tuesday May 26.
     result = run(
         "spencer-wi",
-        [ev("measure_installed", "2026-05-11", measure="SF-1", description="silt fence")],
+        [PERMIT, ev("measure_installed", "2026-05-11", measure="SF-1", description="silt fence")],
         as_of="2026-05-20T12:00",
     )
     notice = one(result, "measure_completion_notice")
@@ -79,6 +88,7 @@ def test_new_glarus_completion_notice_is_five_days_without_weekends_and_matches_
     result = run(
         "new-glarus-wi",
         [
+            PERMIT,
             ev("measure_installed", "2026-05-13", measure="SF-1"),
             ev("measure_installed", "2026-05-13", measure="SF-2"),
             ev("measure_completion_notice_given", "2026-05-15", measure="SF-2"),
@@ -112,7 +122,7 @@ def test_new_glarus_completion_notice_is_five_days_without_weekends_and_matches_
 )
 @pytest.mark.parametrize("jurisdiction", ["spencer-wi", "new-glarus-wi"])
 def test_the_half_inch_threshold_is_decided_at_tenths_of_a_millimetre(jurisdiction, inches, due):
-    result = run(jurisdiction, [STARTED, ev("rain", "2026-06-10", inches=inches, runoff=True)])
+    result = run(jurisdiction, [PERMIT, STARTED, ev("rain", "2026-06-10", inches=inches, runoff=True)])
     assert bool(duties(result, "rain_inspection")) is due
 
 
@@ -120,7 +130,7 @@ def test_rain_on_consecutive_days_is_one_storm_and_sums():
     # 0.30 in = 7.62 -> 7.6 mm; 0.25 in = 6.35 -> 6.4 mm (half up); 14.0 mm >= 12.7.
     # New Glarus: the storm ends at the end of June 11 (midnight); 24 h later is
     # Saturday June 13 00:00.
-    events = [STARTED, ev("rain", "2026-06-10", inches=0.3), ev("rain", "2026-06-11", inches=0.25)]
+    events = [PERMIT, STARTED, ev("rain", "2026-06-10", inches=0.3), ev("rain", "2026-06-11", inches=0.25)]
     duty = one(run("new-glarus-wi", events), "rain_inspection")
     assert duty["due"] == "2026-06-13T00:00:00-05:00"
     assert duty["rain"]["mm"] == 14.0
@@ -131,12 +141,12 @@ def test_rain_on_consecutive_days_is_one_storm_and_sums():
 
 
 def test_rain_two_days_apart_is_two_storms_each_below_the_threshold():
-    events = [STARTED, ev("rain", "2026-06-10", inches=0.3), ev("rain", "2026-06-12", inches=0.3)]
+    events = [PERMIT, STARTED, ev("rain", "2026-06-10", inches=0.3), ev("rain", "2026-06-12", inches=0.3)]
     assert duties(run("new-glarus-wi", events), "rain_inspection") == []
 
 
 def test_a_storm_with_an_end_time_is_due_24_hours_after_it_in_new_glarus():
-    events = [STARTED, ev("rain", "2026-06-10", inches=0.6, ended_at="2026-06-10T18:30")]
+    events = [PERMIT, STARTED, ev("rain", "2026-06-10", inches=0.6, ended_at="2026-06-10T18:30")]
     assert one(run("new-glarus-wi", events), "rain_inspection")["due"] == (
         "2026-06-11T18:30:00-05:00"
     )
@@ -144,28 +154,29 @@ def test_a_storm_with_an_end_time_is_due_24_hours_after_it_in_new_glarus():
 
 def test_spencer_moves_the_day_after_a_saturday_storm_off_the_sunday():
     # Rain Saturday June 13 -> next day Sunday June 14 -> Monday June 15.
-    events = [STARTED, ev("rain", "2026-06-13", inches=0.8)]
+    events = [PERMIT, STARTED, ev("rain", "2026-06-13", inches=0.8)]
     duty = one(run("spencer-wi", events), "rain_inspection")
     assert duty["due"] == "2026-06-15"
     assert "Sunday" in duty["moved"]
 
 
 def test_new_glarus_rain_without_runoff_sets_no_duty_and_unknown_runoff_is_assumed():
-    none = run("new-glarus-wi", [STARTED, ev("rain", "2026-06-10", inches=0.8, runoff=False)])
+    none = run("new-glarus-wi", [PERMIT, STARTED, ev("rain", "2026-06-10", inches=0.8, runoff=False)])
     assert duties(none, "rain_inspection") == []
     assert "rain-without-runoff" in notes(none)
-    unknown = run("new-glarus-wi", [STARTED, ev("rain", "2026-06-10", inches=0.8)])
+    unknown = run("new-glarus-wi", [PERMIT, STARTED, ev("rain", "2026-06-10", inches=0.8)])
     assert len(duties(unknown, "rain_inspection")) == 1
     assert "runoff-assumed" in notes(unknown)
 
 
 def test_spencer_asks_for_an_inspection_after_rain_whether_or_not_it_ran_off():
-    result = run("spencer-wi", [STARTED, ev("rain", "2026-06-10", inches=0.8, runoff=False)])
+    result = run("spencer-wi", [PERMIT, STARTED, ev("rain", "2026-06-10", inches=0.8, runoff=False)])
     assert len(duties(result, "rain_inspection")) == 1
 
 
-def test_a_self_inspection_after_the_storm_starts_meets_the_rain_inspection():
+def test_a_self_inspection_after_the_storm_ends_meets_the_rain_inspection():
     events = [
+        PERMIT,
         STARTED,
         ev("self_inspection", "2026-06-09", inspector="A", phase="grading"),
         ev("rain", "2026-06-10", inches=0.8),
@@ -181,15 +192,17 @@ def test_a_self_inspection_after_the_storm_starts_meets_the_rain_inspection():
     [("spencer-wi", "rain-outside-permit"), ("new-glarus-wi", "rain-outside-construction")],
 )
 def test_rain_before_work_starts_or_after_final_stabilization_sets_no_duty(jurisdiction, note):
+    # The May 20 rain falls before the permit is issued (May 25): no permit, no condition.
     events = [
         ev("rain", "2026-05-20", inches=1.0),
+        ev("permit_issued", "2026-05-25"),
         STARTED,
         ev("final_stabilization", "2026-06-20"),
         ev("rain", "2026-06-25", inches=1.0),
     ]
     result = run(jurisdiction, events)
     assert duties(result, "rain_inspection") == []
-    assert note in notes(result)
+    assert {note, "rain-without-permit"} <= notes(result)
 
 
 def test_spencer_rain_inspection_is_owed_after_issue_before_work_starts():
@@ -213,9 +226,12 @@ def test_spencer_rain_inspection_is_owed_after_issue_before_work_starts():
 
 def test_the_weekly_inspection_chain_shows_the_missed_week_and_the_current_one():
     # Work started Mon June 1: first due Mon June 8, met by Fri June 5 (hidden).
-    # Next due June 5 + 7 = Fri June 12; the inspection of Mon June 15 is late (shown).
-    # Next due June 15 + 7 = Mon June 22: open on June 20.
+    # Next due June 5 + 7 = Fri June 12: no inspection in that week, so it is missed and
+    # stays missed (each week is owed). The next week runs June 12 to June 19; the
+    # inspection of Mon June 15 meets it (hidden). Next due June 15 + 7 = Mon June 22: open
+    # on June 20.
     events = [
+        PERMIT,
         STARTED,
         ev("self_inspection", "2026-06-05", inspector="A", phase="grading"),
         ev("self_inspection", "2026-06-15", inspector="A", phase="grading"),
@@ -223,7 +239,7 @@ def test_the_weekly_inspection_chain_shows_the_missed_week_and_the_current_one()
     for jurisdiction in ("spencer-wi", "new-glarus-wi"):
         weekly = duties(run(jurisdiction, events, as_of="2026-06-20T12:00"), "weekly_inspection")
         assert [(d["due"], d["status"], d.get("late")) for d in weekly] == [
-            ("2026-06-12", "met", True),
+            ("2026-06-12", "overdue", None),
             ("2026-06-22", "open", None),
         ]
 
@@ -234,16 +250,21 @@ def test_a_weekly_inspection_is_due_by_the_seventh_day_and_does_not_move(jurisdi
     # inspection Saturday June 6 -> due Saturday June 13 (New Glarus's Ch. 1 would move a
     # last day to act to Monday 15; a week is not stretched to nine days). Inspection
     # Sunday June 14, 2026 + 7 = Sunday June 21 stays a Sunday in Spencer too.
-    saturday = [STARTED, ev("self_inspection", "2026-06-06", inspector="A", phase="grading")]
-    sunday = [STARTED, ev("self_inspection", "2026-06-14", inspector="A", phase="grading")]
+    saturday = [PERMIT, STARTED, ev("self_inspection", "2026-06-06", inspector="A", phase="grading")]
+    sunday = [PERMIT, STARTED, ev("self_inspection", "2026-06-14", inspector="A", phase="grading")]
     assert duties(run(jurisdiction, saturday), "weekly_inspection")[-1]["due"] == "2026-06-13"
     assert duties(run(jurisdiction, sunday), "weekly_inspection")[-1]["due"] == "2026-06-21"
     on_sunday = run(jurisdiction, saturday, as_of="2026-06-14T08:00")
-    assert duties(on_sunday, "weekly_inspection")[-1]["status"] == "overdue"
+    # The missed week stays on the record, and the next week (to June 20) is open.
+    assert [(d["due"], d["status"]) for d in duties(on_sunday, "weekly_inspection")] == [
+        ("2026-06-13", "overdue"),
+        ("2026-06-20", "open"),
+    ]
 
 
 def test_final_stabilization_ends_the_weekly_inspections():
     events = [
+        PERMIT,
         STARTED,
         ev("self_inspection", "2026-06-05", inspector="A", phase="grading"),
         ev("final_stabilization", "2026-06-09"),

@@ -85,8 +85,10 @@ def test_events_may_come_in_any_order():
 
 def test_a_datetime_with_an_offset_is_converted_to_local_time():
     # 15:00 UTC on Saturday May 9 is 10:00 CDT; 48 hours without Sunday: Tuesday 10:00.
-    result = run("spencer-wi", [ev("work_started", "2026-05-09T15:00:00+00:00")])
-    assert result["duties"][0]["due"] == "2026-05-12T10:00:00-05:00"
+    events = [ev("permit_issued", "2026-05-01"), ev("work_started", "2026-05-09T15:00:00+00:00")]
+    result = run("spencer-wi", events)
+    notice = next(d for d in result["duties"] if d["kind"] == "start_notice")
+    assert notice["due"] == "2026-05-12T10:00:00-05:00"
 
 
 def test_the_default_as_of_is_the_end_of_the_latest_events_day():

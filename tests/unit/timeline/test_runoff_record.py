@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from .helpers import duties, ev, notes, run
 
+PERMIT = ev("permit_issued", "2026-05-20")
 STARTED = ev("work_started", "2026-06-01T07:00")
 STATION = ev("rain", "2026-06-10", inches=0.8, station="USC00475674")
 
 
 def test_station_rain_with_nothing_said_about_runoff_sets_an_inspection_duty():
-    result = run("new-glarus-wi", [STARTED, STATION], as_of="2026-06-10T20:00")
+    result = run("new-glarus-wi", [PERMIT, STARTED, STATION], as_of="2026-06-10T20:00")
     [duty] = duties(result, "rain_inspection")
     # The storm of June 10 ends at midnight; 24 hours later is June 12, 00:00.
     assert duty["due"] == "2026-06-12T00:00:00-05:00"
@@ -22,7 +23,7 @@ def test_station_rain_with_nothing_said_about_runoff_sets_an_inspection_duty():
 
 def test_the_permittees_record_of_no_runoff_on_that_day_closes_off_the_duty():
     no_runoff = ev("rain", "2026-06-10T18:00", inches=0, runoff=False)
-    result = run("new-glarus-wi", [STARTED, STATION, no_runoff], as_of="2026-06-10T20:00")
+    result = run("new-glarus-wi", [PERMIT, STARTED, STATION, no_runoff], as_of="2026-06-10T20:00")
     assert duties(result, "rain_inspection") == []
     assert "rain-without-runoff" in notes(result)
 
@@ -31,13 +32,14 @@ def test_a_record_of_no_amount_adds_nothing_to_the_storm():
     # 0.49 in from the station and a no-runoff record of 0 in: still under half an inch.
     small = ev("rain", "2026-06-10", inches=0.49)
     no_runoff = ev("rain", "2026-06-10T18:00", inches=0, runoff=False, id="log-1")
-    result = run("new-glarus-wi", [STARTED, small, no_runoff], as_of="2026-06-10T20:00")
+    result = run("new-glarus-wi", [PERMIT, STARTED, small, no_runoff], as_of="2026-06-10T20:00")
     assert duties(result, "rain_inspection") == []
     assert "rain-without-runoff" not in notes(result)
 
 
 def test_runoff_recorded_on_any_day_of_the_storm_wins_over_a_no_runoff_record():
     events = [
+        PERMIT,
         STARTED,
         ev("rain", "2026-06-10", inches=0.4, runoff=True),
         ev("rain", "2026-06-11", inches=0.3, runoff=False),

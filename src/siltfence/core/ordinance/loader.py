@@ -264,6 +264,8 @@ RULES_SPEC = {
         "added_conditions?": {"citation": Citation, "says": str},
         # What final stabilization is, and where the chapter says so.
         "final_stabilization": {"citation": Citation, "says": str},
+        # The rule that no one may commence the regulated activity without a permit.
+        "required": {"citation": Citation, "says": str},
     },
     "permit_conditions": [{"id": str, "citation": Citation, "says": str, "note?": str}],
     "duties": [
@@ -281,6 +283,10 @@ RULES_SPEC = {
             "filed_with_office?": bool,
             # false: the last day is the plain count and never moves (gap 13).
             "moves?": bool,
+            # true: a condition the permit imposes on the permittee ("All permits shall
+            # require the permittee to ..."): owed only for what happens while a permit
+            # is in force.
+            "condition_of_permit?": bool,
             "citation": Citation,
         }
     ],
@@ -299,6 +305,9 @@ RULES_SPEC = {
                 "after_event": str,
                 "wait?": str,
                 "requires_permit?": bool,
+                # true: the order must have been disobeyed (a violation found at or after
+                # its posting while it is open), not only posted (New Glarus § 135-11C).
+                "requires_disobedience?": bool,
                 "citation": Citation,
                 "says": str,
             }

@@ -11,7 +11,7 @@ from typing import Any
 from siltfence.core.ordinance.model import Ordinance, ParameterValue
 from siltfence.core.timeline.counting import CountingRule, OfficeCalendar
 from siltfence.core.timeline.events import Event
-from siltfence.core.timeline.model import Note
+from siltfence.core.timeline.model import Note, Permit
 
 
 @dataclass
@@ -26,6 +26,8 @@ class Context:
     # Days after as_of on which the duties change with no new event (a new inspection
     # period begins); a status turning overdue is read from the duties' own dues.
     changes: list[datetime.date] = field(default_factory=list)
+    # The permit's term, once worked out (``clocks.permit_term``); None: no permit issued.
+    permit: Permit | None = None
     _by_type: dict[tuple[str, ...], list[Event]] = field(default_factory=dict, repr=False)
 
     # -- events ---------------------------------------------------------------------
@@ -46,6 +48,15 @@ class Context:
         return [
             e for e in self.events if e.type in types and e is not anchor and not_before(e, anchor)
         ]
+
+    def binds(self, rule: Mapping[str, Any], *days: datetime.date) -> bool:
+        """A duty of ``rule`` can arise on ``days``: always, unless the rule is a condition
+        of the permit (``condition_of_permit``), which binds only while a permit is in
+        force on one of them (§ 413-8E(3), § 135-7E: "All permits shall require the
+        permittee to ...")."""
+        if not rule.get("condition_of_permit"):
+            return True
+        return self.permit is not None and any(self.permit.in_force_on(d) for d in days)
 
     # -- the ordinance --------------------------------------------------------------
 

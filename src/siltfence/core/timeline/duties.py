@@ -10,13 +10,14 @@ from __future__ import annotations
 import datetime
 import functools
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any
 
 from siltfence.core.timeline.context import Context, moment_label, not_before
 from siltfence.core.timeline.counting import DayDeadline, HourDeadline, day_label
 from siltfence.core.timeline.events import Event
 from siltfence.core.timeline.model import Duty, Permit
-from siltfence.core.timeline.rain import Storm, storms, to_tenths_mm
+from siltfence.core.timeline.rain import Storm, each_rain, to_tenths_mm
 
 
 def _date_only_hours(ctx: Context, event: Event, citation: str) -> None:
@@ -50,6 +51,8 @@ def _start_notices_after(ctx: Context, rule: Mapping[str, Any]) -> list[Duty]:
     notices = ctx.of("start_notice_given")
     used: set[int] = set()
     for start in ctx.of(rule["event"]):
+        if not ctx.binds(rule, start.day):
+            continue  # no permit in force: work without a permit (``work_without_permit``)
         hours = ctx.whole(rule["period"], start.day)
         deadline = ctx.rule.hours_after(start.at, hours)
         _date_only_hours(ctx, start, rule["citation"])
@@ -97,6 +100,8 @@ def _start_notices_before(ctx: Context, rule: Mapping[str, Any]) -> list[Duty]:
         moments.append((when, has_time, f"announced start {_label(when, has_time)}", plan))
     duties = []
     for when, has_time, what, source in moments:
+        if not ctx.binds(rule, when.date()):
+            continue  # no permit in force at the start: work without a permit
         hours = ctx.whole(rule["period"], when.date())
         deadline = ctx.rule.hours_before(when, hours)
         if not has_time:
@@ -140,6 +145,8 @@ def completion_notices(ctx: Context) -> list[Duty]:
     duties = []
     word = ctx.measure_word()
     for installed in ctx.of(rule["event"]):
+        if not ctx.binds(rule, installed.day):
+            continue
         measure = installed.fields["measure"]
         n = ctx.whole(rule["period"], installed.day)
         filing = bool(rule.get("filed_with_office"))
@@ -195,52 +202,76 @@ def rain_inspections(ctx: Context) -> list[Duty]:
     each rain of 0.5 inch or more which results in runoff during active construction
     periods".
 
+    "Each rain" is read as ``timeline.rain`` says (gaps 4 and 20): consecutive wet days
+    summed until they reach the threshold, so every day of 0.5 inch or more is a rain of
+    its own, and a rain recorded later never moves or removes a duty. "After" a rain: an
+    inspection counts only once the rain has ended.
+
     Which rains count is the duty's ``window`` in the data: ``active_construction`` (New
     Glarus's words) or ``permit`` (Spencer, whose text has no such limit: every rain while
-    the permit's duties run, gap note ``rain-inspection-window``)."""
+    the permit is in force, until final stabilization, gap note
+    ``rain-inspection-window``). Either way it is a condition of the permit
+    (``condition_of_permit``): no permit in force, no duty."""
     rule = ctx.duty_rule("rain_inspection")
-    rains = ctx.of("rain")
-    if rule is None or not rains:
+    events = ctx.of("rain")
+    if rule is None or not events:
         return []
     ctx.gap("rain-event")
     duties = []
     inspections = ctx.of("self_inspection")
-    for storm in storms(rains, ctx.zone):
-        first = storm.events[0]
+
+    def threshold_mm(day: datetime.date) -> Decimal:
+        value = ctx.param(rule["threshold"], day).value
+        assert isinstance(value, float)
+        return to_tenths_mm(value)
+
+    for rain in each_rain(events, ctx.zone, threshold_mm):
+        first = rain.events[0]
         threshold = ctx.param(rule["threshold"], first.day)
         assert isinstance(threshold.value, float)
-        if not storm.at_least(threshold.value):
+        if not rain.at_least(threshold.value):
+            continue
+        if not ctx.binds(rule, *_days(rain)):
+            ctx.note(
+                "rain-without-permit",
+                f"A {rain.describe()} fell while no permit was in force, so it sets no "
+                "inspection duty as a condition of a permit; what binds every site still "
+                "does",
+                [rule["citation"]],
+            )
             continue
         window = rule.get("window", "active_construction")
-        if window == "active_construction" and not _active(ctx, storm):
+        if window == "active_construction" and not _active(ctx, rain):
             ctx.note(
                 "rain-outside-construction",
-                f"A {storm.describe()} fell outside active construction (before work started "
+                f"A {rain.describe()} fell outside active construction (before work started "
                 "or after final stabilization), so it sets no inspection duty",
                 [rule["citation"]],
             )
             continue
         if window == "permit":
             ctx.gap("rain-inspection-window")
-            if not _duties_running(ctx, storm):
+            if _stabilized_before(ctx, rain):
                 ctx.note(
                     "rain-outside-permit",
-                    f"A {storm.describe()} fell before the permit was issued and work started, "
-                    "or after final stabilization, so it sets no inspection duty",
+                    f"A {rain.describe()} fell after final stabilization, so it sets no "
+                    "inspection duty",
                     [rule["citation"]],
                 )
                 continue
-        because = f"{storm.describe()}, {_storm_end(storm)}"
+        because = f"{rain.describe()}, {_storm_end(rain)}"
+        if len(rain.events) > 1:
+            because += " (consecutive wet days summed until they reach the threshold: gap 4)"
         if "period" in rule:
-            if storm.runoff is False:
+            if rain.runoff is False:
                 ctx.note(
                     "rain-without-runoff",
-                    f"A {storm.describe()} resulted in no runoff, so it sets no inspection "
+                    f"A {rain.describe()} resulted in no runoff, so it sets no inspection "
                     'duty: the chapter asks for one only after rain "which results in runoff"',
                     [rule["citation"]],
                 )
                 continue
-            if storm.runoff is None:
+            if rain.runoff is None:
                 ctx.note(
                     "runoff-assumed",
                     "A rain of 0.5 inch or more was recorded without saying whether it "
@@ -250,15 +281,15 @@ def rain_inspections(ctx: Context) -> list[Duty]:
                 )
                 ctx.gap("rain-runoff")  # the jurisdiction's own words for this reading
             hours = ctx.whole(rule["period"], first.day)
-            deadline: DayDeadline | HourDeadline = ctx.rule.hours_after(storm.end, hours)
-            because += f"; inspect within {hours} hours after it"
+            deadline: DayDeadline | HourDeadline = ctx.rule.hours_after(rain.end, hours)
+            because += f"; inspect within {hours} hours after it ends"
         else:
-            # No deadline in the text (gap 3): the end of the next day after the storm.
+            # No deadline in the text (gap 3): the end of the next day after the rain.
             ctx.gap("rain-inspection-deadline")
-            end_day = storm.end.date() if storm.end.time() != datetime.time(0) else storm.last_day
+            end_day = rain.end.date() if rain.end.time() != datetime.time(0) else rain.last_day
             deadline = ctx.rule.days_after(end_day, 1)
-            because += "; inspect after it (no deadline in the text: the next day is taken)"
-        met = next((i for i in inspections if i.at >= storm.start), None)
+            because += "; inspect after it ends (no deadline in the text: the next day is taken)"
+        met = _inspected_after(ctx, inspections, rain, rule["citation"])
         duties.append(
             Duty.by_rule(
                 rule,
@@ -267,18 +298,43 @@ def rain_inspections(ctx: Context) -> list[Duty]:
                 met_by=met,
                 extra={
                     "rain": {
-                        "inches": storm.inches,
-                        "mm": float(storm.mm),
+                        "inches": rain.inches,
+                        "mm": float(rain.mm),
                         "threshold_mm": float(to_tenths_mm(threshold.value)),
-                        "from": storm.first_day.isoformat(),
-                        "to": storm.last_day.isoformat(),
-                        "ended": storm.end.isoformat(),
-                        "events": [e.index for e in storm.events],
+                        "from": rain.first_day.isoformat(),
+                        "to": rain.last_day.isoformat(),
+                        "ended": rain.end.isoformat(),
+                        "events": [e.index for e in rain.events],
                     }
                 },
             )
         )
     return duties
+
+
+def _days(rain: Storm) -> list[datetime.date]:
+    count = (rain.last_day - rain.first_day).days + 1
+    return [rain.first_day + datetime.timedelta(days=i) for i in range(count)]
+
+
+def _inspected_after(
+    ctx: Context, inspections: list[Event], rain: Storm, citation: str
+) -> Event | None:
+    """The first inspection made after the rain ended ("after each rain"). An inspection
+    given as a date alone stands for the start of its day, so on the day a rain ended it
+    does not count: it may have been made while the rain still fell."""
+    for inspection in inspections:
+        if inspection.at >= rain.end:
+            return inspection
+    if any(not i.has_time and i.day == rain.end.date() for i in inspections):
+        ctx.note(
+            "inspection-on-the-rain-day",
+            "An inspection given without a time on the day a rain ended is not counted as "
+            "made after the rain, since it may have been made while the rain still fell. "
+            "Give the time of the inspection",
+            [citation],
+        )
+    return None
 
 
 def _storm_end(storm: Storm) -> str:
@@ -288,14 +344,13 @@ def _storm_end(storm: Storm) -> str:
     return f"ended {_label(storm.end, True)}"
 
 
-def _duties_running(ctx: Context, storm: Storm) -> bool:
-    """The permit's duties run: from the permit's issue or the start of work, whichever
-    came first, until final stabilization."""
-    begun = [e for e in ctx.of("permit_issued", "work_started") if e.at < storm.end]
-    if not begun:
-        return False
-    finished = [f for f in ctx.of("final_stabilization") if f.at <= storm.start]
-    return not any(f.at >= begun[0].at for f in finished)
+def _stabilized_before(ctx: Context, storm: Storm) -> bool:
+    """Final stabilization was recorded before the rain began, for the permit in force."""
+    issued = ctx.permit.issued if ctx.permit is not None else None
+    return any(
+        f.at <= storm.start and (issued is None or f.day >= issued)
+        for f in ctx.of("final_stabilization")
+    )
 
 
 def _active(ctx: Context, storm: Storm) -> bool:
@@ -312,23 +367,38 @@ def _active(ctx: Context, storm: Storm) -> bool:
 
 def weekly_inspections(ctx: Context) -> list[Duty]:
     """ "and at least once each week" (§ 413-8E(3)(g), § 135-7E(7)). Gap 13: read as seven
-    days since the last inspection, or since work started for the first one, until final
-    stabilization. Only the current duty and the past ones that were missed are shown."""
+    days since the last inspection, or since the duty began for the first one. Each week is
+    owed: a week that passes with no inspection is a missed duty of its own, due on its own
+    day, and the next week runs on from that day. The duty begins once work has started
+    with a permit in force (a condition of the permit) and ends at final stabilization or
+    when the permit ends. Weeks met on time are not listed; the current week and every
+    missed one are."""
     rule = ctx.duty_rule("weekly_inspection")
     started = ctx.of(rule["event"]) if rule is not None else []
     if rule is None or not started:
         return []
+    begin = _weekly_begin(ctx, rule, started)
+    if begin is None:
+        return []
     ctx.gap("weekly-inspection")
-    first = started[0]
-    final = [f for f in ctx.of("final_stabilization") if f.at >= first.at]
-    end = final[0] if final else None
+    begin_day, begin_what = begin
+    final = [f.day for f in ctx.of("final_stabilization") if f.day >= begin_day]
+    permit_end = (
+        ctx.permit.ended_on()
+        if rule.get("condition_of_permit") and ctx.permit is not None
+        else None
+    )
+
+    def ended_before(due: datetime.date) -> bool:
+        """Final stabilization (on or before the day due) or the permit's end (before it)
+        ends the duty before this week fell due."""
+        return bool(final and final[0] <= due) or (permit_end is not None and permit_end < due)
+
     inspections = [
         i
         for i in ctx.of("self_inspection")
-        if not_before(i, first) and (end is None or i.at <= end.at)
+        if i.day >= begin_day and not ended_before(i.day)
     ]
-    shown: list[Duty] = []
-    anchor_day, anchor_what = first.day, f"work started {first.day.isoformat()}"
 
     def duty_from(day: datetime.date, what: str) -> Duty:
         n = ctx.whole(rule["period"], day)
@@ -343,18 +413,48 @@ def weekly_inspections(ctx: Context) -> list[Duty]:
             rule,
             deadline,
             because=f"{what}; inspect at least once each week ({n} days)",
+            extra={"week": {"from": day.isoformat(), "to": deadline.due.isoformat()}},
         )
 
-    current = duty_from(anchor_day, anchor_what)
+    shown: list[Duty] = []
+    current = duty_from(begin_day, begin_what)
     for inspection in inspections:
+        while isinstance(current.due, datetime.date) and current.due < inspection.day:
+            shown.append(current)  # a week with no inspection: missed
+            current = duty_from(current.due, f"no inspection in the week to {current.due}")
         current.met_by = inspection
-        if current.is_late():
-            shown.append(current)
         current = duty_from(inspection.day, f"last inspection {inspection.day.isoformat()}")
-    if end is not None and isinstance(current.due, datetime.date) and end.day <= current.due:
-        return shown  # final stabilization ends the duty before it fell due
-    shown.append(current)
+    as_of = ctx.as_of.date()
+    while isinstance(current.due, datetime.date) and not ended_before(current.due):
+        shown.append(current)
+        if current.due >= as_of:
+            break
+        current = duty_from(current.due, f"no inspection in the week to {current.due}")
     return shown
+
+
+def _weekly_begin(
+    ctx: Context, rule: Mapping[str, Any], started: list[Event]
+) -> tuple[datetime.date, str] | None:
+    """The day the weekly inspections begin: work started, with a permit in force; where
+    work started before the permit was issued, the permit's issue."""
+    first = started[0]
+    if not rule.get("condition_of_permit"):
+        return first.day, f"work started {first.day.isoformat()}"
+    permit = ctx.permit
+    if permit is None:
+        return None
+    if permit.in_force_on(first.day):
+        return first.day, f"work started {first.day.isoformat()}"
+    if first.day < permit.issued and permit.ended_on() >= permit.issued:
+        return permit.issued, (
+            f"work started {first.day.isoformat()}, before the permit issued "
+            f"{permit.issued.isoformat()}"
+        )
+    later = [s for s in started if permit.in_force_on(s.day)]
+    if later:
+        return later[0].day, f"work started {later[0].day.isoformat()}"
+    return None
 
 
 # -- stabilization of inactive areas ----------------------------------------------------

@@ -89,6 +89,56 @@ def allowed_actions(ctx: Context) -> list[AllowedAction]:
     return sorted(earliest.values(), key=lambda a: (a.start, a.action))
 
 
+def work_without_permit(ctx: Context) -> None:
+    """§ 413-8A, § 135-7A: no one may commence the regulated activity "without receiving
+    prior approval ... and a permit". Work recorded while no permit is in force (none
+    issued yet, or the permit expired or was revoked) is work without a permit: the
+    timeline says so, and the permit's conditions (the permittee's notices and
+    inspections) do not bind it; what binds every site still does."""
+    required = ctx.ordinance.rules["permit"]["required"]
+    citations = [required["citation"]] + [
+        duty["citation"] for duty in ctx.ordinance.rules.get("site_duties", [])
+    ]
+    permit = ctx.permit
+    for event in ctx.of("work_started", "measure_installed"):
+        status = "none" if permit is None else permit.status_on(event.day)
+        if status == "in_force":
+            continue
+        what = "work started" if event.type == "work_started" else "a measure installed"
+        ctx.note(
+            "work-without-permit",
+            f"{what.capitalize()} on {event.day.isoformat()} with {_no_permit(permit, status)}: "
+            f"work without a permit ({required['citation']}: {required['says']}). The "
+            "permit's conditions bind a permittee only; what binds every site still does",
+            citations,
+        )
+        return
+    if permit is None:
+        return
+    status = permit.status_on(ctx.as_of.date())
+    final = [f for f in ctx.of("final_stabilization") if f.day >= permit.issued]
+    if status in ("expired", "revoked") and not final:
+        ended = (
+            f"was revoked {permit.revoked.isoformat()}"
+            if status == "revoked" and permit.revoked is not None
+            else f"expired: its last day was {permit.expires.isoformat()}"
+        )
+        ctx.note(
+            "permit-ended-before-stabilization",
+            f"The permit {ended}, and final stabilization is not recorded: land disturbing "
+            f"work on the site after that is work without a permit ({required['citation']})",
+            citations,
+        )
+
+
+def _no_permit(permit: Any, status: str) -> str:
+    if permit is None or status == "not_yet":
+        return "no permit issued yet"
+    if status == "revoked":
+        return f"no permit in force (revoked {permit.revoked.isoformat()})"
+    return f"no permit in force (its last day was {permit.expires.isoformat()})"
+
+
 def _entry_without_permit(ctx: Context) -> None:
     """§ 413-9, § 135-10 (gap 9): where work runs without a permit, entry on the land is its
     own question; say so wherever an order, a notice or a violation (a complaint about an

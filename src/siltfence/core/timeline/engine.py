@@ -27,7 +27,11 @@ from siltfence.core.timeline.duties import (
     start_notices,
     weekly_inspections,
 )
-from siltfence.core.timeline.enforcement import allowed_actions, forfeiture
+from siltfence.core.timeline.enforcement import (
+    allowed_actions,
+    forfeiture,
+    work_without_permit,
+)
 from siltfence.core.timeline.events import EventError, parse_events, parse_moment
 from siltfence.core.timeline.model import Timeline
 
@@ -85,7 +89,8 @@ def compute(
             [],
         )
     _counting_notes(ctx)
-    permit = permit_term(ctx)
+    permit = ctx.permit = permit_term(ctx)
+    work_without_permit(ctx)
     duties = [
         *review_clocks(ctx),
         *start_notices(ctx),

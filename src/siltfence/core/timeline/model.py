@@ -138,9 +138,24 @@ class Permit:
     revoked: datetime.date | None = None
 
     def in_force_on(self, day: datetime.date) -> bool:
+        return self.status_on(day) == "in_force"
+
+    def status_on(self, day: datetime.date) -> str:
+        """``not_yet`` before its issue, ``revoked`` from its revocation, ``expired`` after
+        its last day (§ 413-8E(1), § 135-7G), else ``in_force``."""
+        if day < self.issued:
+            return "not_yet"
         if self.revoked is not None and day >= self.revoked:
-            return False
-        return self.issued <= day <= self.expires
+            return "revoked"
+        if day > self.expires:
+            return "expired"
+        return "in_force"
+
+    def ended_on(self) -> datetime.date:
+        """The last day the permit is in force (the day before a revocation)."""
+        if self.revoked is not None:
+            return min(self.expires, self.revoked - datetime.timedelta(days=1))
+        return self.expires
 
     def to_json(self, as_of: datetime.datetime) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -149,6 +164,7 @@ class Permit:
             "citation": self.citation,
             "because": self.because,
             "in_force": self.in_force_on(as_of.date()),
+            "status": self.status_on(as_of.date()),
             "counting": self.counting.to_json(),
             "extensions": [e.to_json() for e in self.extensions],
         }

@@ -1,10 +1,20 @@
-"""Rain events as storms, and the 0.5-inch threshold (gap 4).
+"""Rain events as rains, and the 0.5-inch threshold (gaps 4 and 20).
 
 Neither chapter says whether "a rain of 0.5 inch" is one day's total or a storm over
-several days. The reading taken (``rain-event`` in each ``rules.yaml``) counts a storm
-of consecutive wet days as one rain, so a storm split across midnight is not missed:
-rain events on the same or consecutive days are summed. The storm ends at the last
-day's ``ended_at``, or else at the end of that day.
+several days (gap 4), and both ask for an inspection after "each rain" (gap 20). The
+reading taken (``rain-event`` in each ``rules.yaml``): rain events on the same or
+consecutive days are summed, in time order, until the sum reaches the threshold; that
+is one rain, and it ends when the event that brought it to the threshold ended (its
+``ended_at``, or else the end of its day). Summing then starts again. So
+
+- a storm split across midnight is not missed (0.3 in on each of two days is a rain);
+- every day of 0.5 inch or more is a rain of its own, or ends one, so no reading owes
+  fewer inspections, or later ones, than taking each such day alone;
+- a rain, once it has reached the threshold, is never changed by a rain recorded after
+  it: the duty it set never moves later and never disappears.
+
+Rain left over at the end of a storm that never reaches the threshold is a rain too,
+one that sets no duty.
 
 The threshold is decided on the measured value at the precision of NOAA's GHCN-Daily
 records, tenths of a millimetre: each day's inches are converted to millimetres and
@@ -15,6 +25,7 @@ So 0.50000027 in (12.7 mm) qualifies and 0.48818924 in (12.4 mm) does not.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -79,21 +90,66 @@ def storms(rains: list[Event], zone: datetime.tzinfo) -> list[Storm]:
             groups[-1].append(rain)
         else:
             groups.append([rain])
-    result = []
-    for group in groups:
-        last = max(group, key=_end_key)
-        end = _ends(last, zone)
-        result.append(
-            Storm(
-                events=tuple(group),
-                start=group[0].at,
-                end=end,
-                first_day=group[0].day,
-                last_day=_last_day(group),
-                mm=sum((to_tenths_mm(e.fields["inches"]) for e in group), Decimal(0)),
-            )
-        )
+    return [_storm(group, zone) for group in groups]
+
+
+def each_rain(
+    events: list[Event],
+    zone: datetime.tzinfo,
+    threshold_mm: Callable[[datetime.date], Decimal],
+) -> list[Storm]:
+    """The rains of rain events sorted by time (the module's reading, gaps 4 and 20).
+
+    ``threshold_mm(day)``: the threshold in force for a rain whose first day is ``day``,
+    in tenths of a millimetre as :func:`to_tenths_mm` gives it. Each storm of consecutive
+    wet days is cut after every event that brings its running sum to the threshold; what
+    is left at its end is a rain below the threshold. A record of no amount (the
+    permittee's word on runoff, decision 14) adds nothing and cuts nothing: it joins the
+    rains of its day.
+    """
+    result: list[Storm] = []
+    for storm in storms(events, zone):
+        records = [e for e in storm.events if to_tenths_mm(e.fields["inches"]) == 0]
+        pieces: list[list[Event]] = []
+        piece: list[Event] = []
+        total = Decimal(0)
+        for event in storm.events:
+            amount = to_tenths_mm(event.fields["inches"])
+            if amount == 0:
+                continue
+            piece.append(event)
+            total += amount
+            if total >= threshold_mm(piece[0].day):
+                pieces.append(piece)
+                piece, total = [], Decimal(0)
+        if piece:
+            pieces.append(piece)
+        if not pieces:
+            result.append(storm)
+            continue
+        spans = [(p[0].day, _last_day(p)) for p in pieces]
+        joined: list[list[Event]] = [[] for _ in pieces]
+        for record in records:
+            holding = [i for i, (a, b) in enumerate(spans) if a <= record.day <= b]
+            before = [i for i, (a, _) in enumerate(spans) if a <= record.day]
+            for i in holding or before[-1:] or [0]:
+                joined[i].append(record)
+        result.extend(_storm(p, zone, extra) for p, extra in zip(pieces, joined, strict=True))
     return result
+
+
+def _storm(group: list[Event], zone: datetime.tzinfo, records: Sequence[Event] = ()) -> Storm:
+    """A rain of ``group``'s events; ``records`` of no amount join it without moving its end."""
+    last = max(group, key=_end_key)
+    every = sorted([*group, *records], key=lambda e: (e.at, e.index))
+    return Storm(
+        events=tuple(every),
+        start=every[0].at,
+        end=_ends(last, zone),
+        first_day=every[0].day,
+        last_day=_last_day(group),
+        mm=sum((to_tenths_mm(e.fields["inches"]) for e in group), Decimal(0)),
+    )
 
 
 def _ends(rain: Event, zone: datetime.tzinfo) -> datetime.datetime:
