@@ -20,6 +20,7 @@ import pytest
 import yaml
 
 from casefiles import MalformedCase, read_cases
+from siltfence.core.errors import SiltfenceError
 from siltfence.core.timeline import compute, parse_as_of
 
 REPO = Path(__file__).resolve().parents[2]
@@ -28,7 +29,7 @@ CASE_FILES = sorted(REPO.glob("ordinances/*/cases/duties/*.yaml"))
 CASE_KEYS = {"name", "events", "as_of", "expect"}
 OPTIONAL_KEYS = {"office_closures"}
 EXPECT_KEYS = {"duties"}
-OPTIONAL_EXPECT_KEYS = {"permit_expires", "allowed_actions"}
+OPTIONAL_EXPECT_KEYS = {"permit_expires", "allowed_actions", "forfeiture_offenses"}
 DUTY_KEYS = {"kind", "due", "status"}
 ACTION_KEYS = {"action", "from"}
 STATUSES = {"open", "met", "overdue"}
@@ -101,6 +102,16 @@ def _read_cases(path: Path) -> list[Case]:
 def _check_expect(path: Path, where: str, expect: Any) -> None:
     if not isinstance(expect, dict):
         raise _fail(path, f"{where}.expect", "expected a mapping")
+    if set(expect) == {"error"}:
+        if not isinstance(expect["error"], str) or not re.fullmatch(
+            r"events\[\d+\]", expect["error"]
+        ):
+            raise _fail(path, f"{where}.expect.error", "expected the refused event: events[N]")
+        return
+    if "forfeiture_offenses" in expect and not (
+        isinstance(expect["forfeiture_offenses"], int) and expect["forfeiture_offenses"] >= 0
+    ):
+        raise _fail(path, f"{where}.expect.forfeiture_offenses", "expected a whole number")
     unknown = set(expect) - EXPECT_KEYS - OPTIONAL_EXPECT_KEYS
     if unknown:
         raise _fail(path, f"{where}.expect", f"unknown keys {sorted(unknown)}")
@@ -154,9 +165,14 @@ def test_timeline_case(case: Case) -> None:
         if case.office_closures is None
         else frozenset(datetime.date.fromisoformat(d) for d in case.office_closures)
     )
+    expect = case.expect
+    if "error" in expect:
+        with pytest.raises(SiltfenceError) as refused:
+            compute(case.jurisdiction, case.events, parse_as_of(case.as_of, zone), closures)
+        assert str(refused.value).startswith(expect["error"]), str(refused.value)
+        return
     result = compute(case.jurisdiction, case.events, parse_as_of(case.as_of, zone), closures)
     answer = result.to_json()
-    expect = case.expect
     got_duties = [(d["kind"], d["due"], d["status"]) for d in answer["duties"]]
     want_duties = [(d["kind"], d["due"], d["status"]) for d in expect["duties"]]
     problems = []
@@ -171,6 +187,13 @@ def test_timeline_case(case: Case) -> None:
         want_actions = sorted((a["action"], a["from"]) for a in expect["allowed_actions"])
         if got_actions != want_actions:
             problems.append(f"allowed actions are {got_actions}, expected {want_actions}")
+    if "forfeiture_offenses" in expect:
+        fine = answer["forfeiture"]
+        got_offenses = 0 if fine is None else fine["offenses"]
+        if got_offenses != expect["forfeiture_offenses"]:
+            problems.append(
+                f"forfeiture offenses {got_offenses}, expected {expect['forfeiture_offenses']}"
+            )
     assert not problems, "\n".join(problems)
 
 

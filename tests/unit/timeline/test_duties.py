@@ -122,7 +122,9 @@ def test_new_glarus_completion_notice_is_five_days_without_weekends_and_matches_
 )
 @pytest.mark.parametrize("jurisdiction", ["spencer-wi", "new-glarus-wi"])
 def test_the_half_inch_threshold_is_decided_at_tenths_of_a_millimetre(jurisdiction, inches, due):
-    result = run(jurisdiction, [PERMIT, STARTED, ev("rain", "2026-06-10", inches=inches, runoff=True)])
+    result = run(
+        jurisdiction, [PERMIT, STARTED, ev("rain", "2026-06-10", inches=inches, runoff=True)]
+    )
     assert bool(duties(result, "rain_inspection")) is due
 
 
@@ -130,7 +132,12 @@ def test_rain_on_consecutive_days_is_one_storm_and_sums():
     # 0.30 in = 7.62 -> 7.6 mm; 0.25 in = 6.35 -> 6.4 mm (half up); 14.0 mm >= 12.7.
     # New Glarus: the storm ends at the end of June 11 (midnight); 24 h later is
     # Saturday June 13 00:00.
-    events = [PERMIT, STARTED, ev("rain", "2026-06-10", inches=0.3), ev("rain", "2026-06-11", inches=0.25)]
+    events = [
+        PERMIT,
+        STARTED,
+        ev("rain", "2026-06-10", inches=0.3),
+        ev("rain", "2026-06-11", inches=0.25),
+    ]
     duty = one(run("new-glarus-wi", events), "rain_inspection")
     assert duty["due"] == "2026-06-13T00:00:00-05:00"
     assert duty["rain"]["mm"] == 14.0
@@ -141,7 +148,12 @@ def test_rain_on_consecutive_days_is_one_storm_and_sums():
 
 
 def test_rain_two_days_apart_is_two_storms_each_below_the_threshold():
-    events = [PERMIT, STARTED, ev("rain", "2026-06-10", inches=0.3), ev("rain", "2026-06-12", inches=0.3)]
+    events = [
+        PERMIT,
+        STARTED,
+        ev("rain", "2026-06-10", inches=0.3),
+        ev("rain", "2026-06-12", inches=0.3),
+    ]
     assert duties(run("new-glarus-wi", events), "rain_inspection") == []
 
 
@@ -161,7 +173,9 @@ def test_spencer_moves_the_day_after_a_saturday_storm_off_the_sunday():
 
 
 def test_new_glarus_rain_without_runoff_sets_no_duty_and_unknown_runoff_is_assumed():
-    none = run("new-glarus-wi", [PERMIT, STARTED, ev("rain", "2026-06-10", inches=0.8, runoff=False)])
+    none = run(
+        "new-glarus-wi", [PERMIT, STARTED, ev("rain", "2026-06-10", inches=0.8, runoff=False)]
+    )
     assert duties(none, "rain_inspection") == []
     assert "rain-without-runoff" in notes(none)
     unknown = run("new-glarus-wi", [PERMIT, STARTED, ev("rain", "2026-06-10", inches=0.8)])
@@ -170,7 +184,9 @@ def test_new_glarus_rain_without_runoff_sets_no_duty_and_unknown_runoff_is_assum
 
 
 def test_spencer_asks_for_an_inspection_after_rain_whether_or_not_it_ran_off():
-    result = run("spencer-wi", [PERMIT, STARTED, ev("rain", "2026-06-10", inches=0.8, runoff=False)])
+    result = run(
+        "spencer-wi", [PERMIT, STARTED, ev("rain", "2026-06-10", inches=0.8, runoff=False)]
+    )
     assert len(duties(result, "rain_inspection")) == 1
 
 
@@ -225,11 +241,11 @@ def test_spencer_rain_inspection_is_owed_after_issue_before_work_starts():
 
 
 def test_the_weekly_inspection_chain_shows_the_missed_week_and_the_current_one():
-    # Work started Mon June 1: first due Mon June 8, met by Fri June 5 (hidden).
+    # Work started Mon June 1: first due Mon June 8, met by Fri June 5.
     # Next due June 5 + 7 = Fri June 12: no inspection in that week, so it is missed and
     # stays missed (each week is owed). The next week runs June 12 to June 19; the
-    # inspection of Mon June 15 meets it (hidden). Next due June 15 + 7 = Mon June 22: open
-    # on June 20.
+    # inspection of Mon June 15 meets it. Next due June 15 + 7 = Mon June 22: open on
+    # June 20.
     events = [
         PERMIT,
         STARTED,
@@ -239,7 +255,9 @@ def test_the_weekly_inspection_chain_shows_the_missed_week_and_the_current_one()
     for jurisdiction in ("spencer-wi", "new-glarus-wi"):
         weekly = duties(run(jurisdiction, events, as_of="2026-06-20T12:00"), "weekly_inspection")
         assert [(d["due"], d["status"], d.get("late")) for d in weekly] == [
+            ("2026-06-08", "met", False),
             ("2026-06-12", "overdue", None),
+            ("2026-06-19", "met", False),
             ("2026-06-22", "open", None),
         ]
 
@@ -250,13 +268,18 @@ def test_a_weekly_inspection_is_due_by_the_seventh_day_and_does_not_move(jurisdi
     # inspection Saturday June 6 -> due Saturday June 13 (New Glarus's Ch. 1 would move a
     # last day to act to Monday 15; a week is not stretched to nine days). Inspection
     # Sunday June 14, 2026 + 7 = Sunday June 21 stays a Sunday in Spencer too.
-    saturday = [PERMIT, STARTED, ev("self_inspection", "2026-06-06", inspector="A", phase="grading")]
+    saturday = [
+        PERMIT,
+        STARTED,
+        ev("self_inspection", "2026-06-06", inspector="A", phase="grading"),
+    ]
     sunday = [PERMIT, STARTED, ev("self_inspection", "2026-06-14", inspector="A", phase="grading")]
     assert duties(run(jurisdiction, saturday), "weekly_inspection")[-1]["due"] == "2026-06-13"
     assert duties(run(jurisdiction, sunday), "weekly_inspection")[-1]["due"] == "2026-06-21"
     on_sunday = run(jurisdiction, saturday, as_of="2026-06-14T08:00")
     # The missed week stays on the record, and the next week (to June 20) is open.
     assert [(d["due"], d["status"]) for d in duties(on_sunday, "weekly_inspection")] == [
+        ("2026-06-08", "met"),
         ("2026-06-13", "overdue"),
         ("2026-06-20", "open"),
     ]
@@ -269,7 +292,10 @@ def test_final_stabilization_ends_the_weekly_inspections():
         ev("self_inspection", "2026-06-05", inspector="A", phase="grading"),
         ev("final_stabilization", "2026-06-09"),
     ]
-    assert duties(run("spencer-wi", events, as_of="2026-07-01T12:00"), "weekly_inspection") == []
+    # The week to June 8 was met on June 5; final stabilization on June 9 comes before the
+    # next week's June 12, so no later week is owed.
+    weekly = duties(run("spencer-wi", events, as_of="2026-07-01T12:00"), "weekly_inspection")
+    assert [(d["due"], d["status"]) for d in weekly] == [("2026-06-08", "met")]
 
 
 # -- stabilization of inactive areas (Spencer) ----------------------------------------------

@@ -77,16 +77,26 @@ def test_a_notice_of_intent_issued_too_early_is_noted():
 
 
 def test_new_glarus_steps_have_no_waiting_period():
+    # § 135-11E: the notice of intent "After posting", village work "after issuing the
+    # notice". § 135-11B, C: revocation and the referral need the order disobeyed (a
+    # violation from July 2, recorded July 2), not the posting alone.
     events = [PERMIT, ORDER, ev("notice_of_intent_issued", "2026-07-02")]
     result = actions(run("new-glarus-wi", events, as_of="2026-07-02T12:00"))
     assert {name: a["from"] for name, a in result.items()} == {
-        "revoke_permit": "2026-07-01",
-        "request_cease_and_desist": "2026-07-01",
         "issue_notice_of_intent": "2026-07-01",
         "begin_village_work": "2026-07-02",
     }
-    assert result["revoke_permit"]["citation"] == "§ 135-11B"
     assert result["begin_village_work"]["citation"] == "§ 135-11E"
+    disobeyed = [
+        *events,
+        ev("violation", "2026-07-02", **{"from": "2026-07-02", "to": "2026-07-02"}),
+    ]
+    result = actions(run("new-glarus-wi", disobeyed, as_of="2026-07-02T12:00"))
+    assert (result["revoke_permit"]["from"], result["revoke_permit"]["citation"]) == (
+        "2026-07-02",
+        "§ 135-11B",
+    )
+    assert result["request_cease_and_desist"]["from"] == "2026-07-02"
 
 
 def test_no_step_is_offered_before_a_stop_work_order_or_after_compliance():
@@ -112,18 +122,50 @@ def test_unpaid_costs_allow_certification_to_the_tax_roll():
 # -- forfeiture ---------------------------------------------------------------------------
 
 
-def test_overlapping_violations_count_each_day_once():
-    # July 1-5 and July 4-10 cover July 1..10: ten days. $100 to $500 a day, plus costs.
+def test_overlapping_violations_are_each_an_offense_on_each_of_their_days():
+    # § 135-11F: "for each violation. Each day a violation exists or continues shall
+    # constitute a separate offense." July 1-5 (5 days) and July 4-10 (7 days) are
+    # 12 offenses on 10 distinct days. $100 to $500 each, plus costs.
     events = [
         ev("violation", "2026-07-06", **{"from": "2026-07-01", "to": "2026-07-05"}),
         ev("violation", "2026-07-11", **{"from": "2026-07-04", "to": "2026-07-10"}),
     ]
     fine = run("new-glarus-wi", events)["forfeiture"]
-    assert fine["days"] == 10
-    assert (fine["min"], fine["max"]) == (1000, 5000)  # 10 x $100, 10 x $500
+    assert (fine["days"], fine["offenses"]) == (10, 12)
+    assert (fine["min"], fine["max"]) == (1200, 6000)  # 12 x $100, 12 x $500
     assert (fine["min_per_day"], fine["max_per_day"]) == (100, 500)
     assert fine["plus_costs"] is True
     assert fine["citation"] == "§ 135-11F"
+
+
+def test_two_violations_on_the_same_three_days_are_six_offenses():
+    events = [
+        ev("violation", "2026-07-04", **{"from": "2026-07-01", "to": "2026-07-03"}),
+        ev("violation", "2026-07-04", **{"from": "2026-07-01", "to": "2026-07-03"}),
+    ]
+    for jurisdiction in ("spencer-wi", "new-glarus-wi"):
+        fine = run(jurisdiction, events)["forfeiture"]
+        assert (fine["days"], fine["offenses"]) == (3, 6)
+
+
+def test_a_violations_days_end_on_the_day_compliance_is_recorded():
+    # Found June 7 and still open on November 16, but compliance was recorded July 8:
+    # June 7 to July 8 is 32 days (24 in June, 8 in July), the compliance day included.
+    events = [
+        ev("violation", "2026-06-07", **{"from": "2026-06-07", "to": "2026-11-16"}),
+        ev("compliance_achieved", "2026-07-08"),
+    ]
+    fine = run("new-glarus-wi", events, as_of="2026-11-16T12:00")["forfeiture"]
+    assert (fine["offenses"], fine["first_day"], fine["last_day"]) == (
+        32,
+        "2026-06-07",
+        "2026-07-08",
+    )
+    assert fine["violations"][0]["compliance"] == "2026-07-08"
+    # A compliance recorded before the violation began does not end it.
+    earlier = [ev("compliance_achieved", "2026-06-01"), *events[:1]]
+    late = run("new-glarus-wi", earlier, as_of="2026-11-16T12:00")["forfeiture"]
+    assert late["offenses"] == 163  # June 7 to November 16
 
 
 def test_spencer_forfeiture_counts_days_but_leaves_the_amount_to_the_clerk():

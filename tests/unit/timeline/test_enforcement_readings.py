@@ -41,23 +41,36 @@ def test_a_violation_before_any_permit_does_not_open_revocation_in_new_glarus():
     assert "revoke_permit" not in actions(run("new-glarus-wi", events))
 
 
-def test_a_stop_work_order_before_the_violation_gives_the_earlier_date():
+def test_a_stop_work_order_alone_does_not_open_new_glarus_revocation():
+    # § 135-11B: "If the responsible party does not cease activity as required in a
+    # stop-work order": posting it shows nothing was disobeyed yet.
+    events = [ISSUED, ev("stop_work_order_posted", "2026-07-01")]
+    assert "revoke_permit" not in actions(run("new-glarus-wi", events, as_of="2026-07-20T12:00"))
+
+
+def test_a_violation_after_the_stop_work_order_opens_new_glarus_revocation_that_day():
     events = [
         ISSUED,
         ev("stop_work_order_posted", "2026-07-01"),
         ev("violation", "2026-07-10", **{"from": "2026-07-08", "to": "2026-07-09"}),
     ]
-    assert actions(run("new-glarus-wi", events))["revoke_permit"]["from"] == "2026-07-01"
+    assert actions(run("new-glarus-wi", events))["revoke_permit"]["from"] == "2026-07-10"
 
 
 # -- § 135-11C: "where no permit has been issued, does not cease the activity after being
 # notified by the Village Administrator" --------------------------------------------------
 
 
-def test_new_glarus_cease_and_desist_request_needs_only_a_notice_to_cease_where_no_permit():
-    result = run("new-glarus-wi", [ev("notified_to_cease", "2026-06-03")])
+def test_new_glarus_cease_and_desist_request_needs_the_work_to_go_on_after_the_notice():
+    # "does not cease the activity after being notified": the notice alone opens nothing;
+    # a violation whose days begin after it (June 4, recorded June 5) opens the request.
+    notice = ev("notified_to_cease", "2026-06-03")
+    alone = run("new-glarus-wi", [notice], as_of="2026-06-20T12:00")
+    assert "request_cease_and_desist" not in actions(alone)
+    went_on = [notice, ev("violation", "2026-06-05", **{"from": "2026-06-04", "to": "2026-06-04"})]
+    result = run("new-glarus-wi", went_on)
     request = actions(result)["request_cease_and_desist"]
-    assert request["from"] == "2026-06-03"
+    assert request["from"] == "2026-06-05"
     assert request["citation"] == "§ 135-11C"
     assert "revoke_permit" not in actions(result)
 

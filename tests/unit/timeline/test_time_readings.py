@@ -63,7 +63,10 @@ def test_a_friday_last_day_never_moves_even_for_a_filing():
 def test_spencer_completion_notice_on_a_saturday_says_the_office_hours_are_not_known():
     # § 413-8E(3)(b): "within 14 days after their installation". Installed Saturday May 2:
     # due Saturday May 16, which stays, with a note naming (4)(c).
-    events = [ev("permit_issued", "2026-04-01"), ev("measure_installed", "2026-05-02", measure="SF-1")]
+    events = [
+        ev("permit_issued", "2026-04-01"),
+        ev("measure_installed", "2026-05-02", measure="SF-1"),
+    ]
     result = run("spencer-wi", events, as_of="2026-05-10T12:00")
     assert one(result, "measure_completion_notice")["due"] == "2026-05-16"
     note = next(n for n in result["notes"] if n["id"] == "saturday-office-hours")
@@ -74,7 +77,10 @@ def test_a_village_that_says_its_office_is_closed_on_saturdays_gets_the_monday()
     spencer = load("spencer-wi")
     office = dict(spencer.office_calendar, closed_on_saturdays=True)
     closed = dataclasses.replace(spencer, office_calendar=office)
-    events = [ev("permit_issued", "2026-04-01"), ev("measure_installed", "2026-05-02", measure="SF-1")]
+    events = [
+        ev("permit_issued", "2026-04-01"),
+        ev("measure_installed", "2026-05-02", measure="SF-1"),
+    ]
     result = compute(closed, events, datetime.datetime(2026, 5, 10, 12)).to_json()
     duty = next(d for d in result["duties"] if d["kind"] == "measure_completion_notice")
     assert duty["due"] == "2026-05-18"

@@ -33,7 +33,6 @@ MESSAGE_REQUIRED = "message: say what information is needed"
 RESPONSE_REQUIRED = "response: describe the information provided, or upload it"
 EXTENSION_DAYS = "days: an extension is for 1 to {max} days at a time ({citation}); got {days}"
 PERMIT_NOT_ACTIVE = "permit: the permit is {status}, not active"
-PERMIT_EXPIRED = "permit: the permit expired on {expires}; it can no longer be extended"
 DATED_BEFORE_ISSUE = "on: the permit was issued on {issued}; nothing on it can be dated {on}"
 COVER_OUT_OF_RANGE = "cover: give the perennial cover as a percentage from 0 to 100"
 COVER_OR_MEASURES = (

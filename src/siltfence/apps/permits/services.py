@@ -653,6 +653,7 @@ def permit_extend(
 ) -> PermitExtension:
     """Extend the permit by up to 180 days, possibly adding measures (§ 413-8E(1), § 135-7G)."""
     from siltfence.apps.permits.clocks import permit_expiry
+    from siltfence.core.timeline.clocks import extension_refused
 
     ordinance = _ordinance(permit.village_id)
     _require_staff(staff, permit, ordinance)
@@ -668,10 +669,9 @@ def permit_extend(
             raise ActionRefused(
                 errors.PERMIT_NOT_ACTIVE.format(status=locked.status), field="permit"
             )
-        if on > locked.expires_on:
-            raise ActionRefused(
-                errors.PERMIT_EXPIRED.format(expires=locked.expires_on), field="permit"
-            )
+        refused = extension_refused(locked.expires_on, on, citation)
+        if refused is not None:
+            raise ActionRefused(f"permit: {refused}", field="permit")
         _not_before_issue(locked, on)
         fields: dict[str, Any] = {"days": days}
         if added_measures.strip():

@@ -305,8 +305,8 @@ RULES_SPEC = {
                 "after_event": str,
                 "wait?": str,
                 "requires_permit?": bool,
-                # true: the order must have been disobeyed (a violation found at or after
-                # its posting while it is open), not only posted (New Glarus § 135-11C).
+                # true: the order or notice must have been disobeyed (a violation whose days
+                # begin after it), not only given (New Glarus § 135-11B, C).
                 "requires_disobedience?": bool,
                 "citation": Citation,
                 "says": str,

@@ -29,7 +29,7 @@ import datetime
 
 from siltfence.core.timeline.context import Context, not_before
 from siltfence.core.timeline.counting import DayDeadline
-from siltfence.core.timeline.events import Event
+from siltfence.core.timeline.events import Event, EventError
 from siltfence.core.timeline.model import Duty, Extension, Permit
 
 DECIDED_BY = {
@@ -122,13 +122,9 @@ def permit_term(ctx: Context) -> Permit | None:
     extensions = []
     for extension in ctx.after(issue, "permit_extended"):
         days = int(extension.fields["days"])
-        if extension.day > expires:
-            ctx.note(
-                "extension-after-expiry",
-                f"The extension of {extension.day.isoformat()} was granted after the permit "
-                f"had expired on {expires.isoformat()}; it is counted from that expiry",
-                [citation],
-            )
+        refused = extension_refused(expires, extension.day, citation)
+        if refused is not None:
+            raise EventError(f"events[{extension.index}].at", refused)
         counted = ctx.rule.plain_days_after(expires, days, why)
         expires = counted.due
         extensions.append(
@@ -154,6 +150,20 @@ def permit_term(ctx: Context) -> Permit | None:
     )
 
 
+def extension_refused(expires: datetime.date, on: datetime.date, citation: str) -> str | None:
+    """Why an extension granted ``on`` cannot be, or None. § 413-8E(1), § 135-7G: the
+    authority "may extend the period": a period that has run out (its last day was
+    ``expires``) is no longer there to extend, and a new permit is needed. One rule for the
+    timeline and for the permit register."""
+    if on > expires:
+        return (
+            f"the permit expired: its last day was {expires.isoformat()}, so on "
+            f'{on.isoformat()} there is no period left to extend ({citation}: "may extend the '
+            'period"); apply for a new permit'
+        )
+    return None
+
+
 def revoked_on(ctx: Context, issue: Event | None = None) -> datetime.date | None:
     """The day the permit was revoked, unless a later retraction undid it (§ 413-10D,
     § 135-11D: the Zoning Board of Appeals, or Spencer's Building Inspector, "may retract
@@ -167,8 +177,3 @@ def revoked_on(ctx: Context, issue: Event | None = None) -> datetime.date | None
         elif event.fields["order"] == "revocation":
             state = None
     return state.day if state is not None else None
-
-
-def issued_before(ctx: Context, event: Event) -> bool:
-    """A permit had been issued by the time of ``event``."""
-    return any(p.day <= event.day for p in ctx.of("permit_issued"))

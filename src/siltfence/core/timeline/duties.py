@@ -371,8 +371,8 @@ def weekly_inspections(ctx: Context) -> list[Duty]:
     owed: a week that passes with no inspection is a missed duty of its own, due on its own
     day, and the next week runs on from that day. The duty begins once work has started
     with a permit in force (a condition of the permit) and ends at final stabilization or
-    when the permit ends. Weeks met on time are not listed; the current week and every
-    missed one are."""
+    when the permit ends. Every week is listed: those met (with the inspection that met
+    them), those missed, and the current one."""
     rule = ctx.duty_rule("weekly_inspection")
     started = ctx.of(rule["event"]) if rule is not None else []
     if rule is None or not started:
@@ -395,9 +395,7 @@ def weekly_inspections(ctx: Context) -> list[Duty]:
         return bool(final and final[0] <= due) or (permit_end is not None and permit_end < due)
 
     inspections = [
-        i
-        for i in ctx.of("self_inspection")
-        if i.day >= begin_day and not ended_before(i.day)
+        i for i in ctx.of("self_inspection") if i.day >= begin_day and not ended_before(i.day)
     ]
 
     def duty_from(day: datetime.date, what: str) -> Duty:
@@ -423,6 +421,7 @@ def weekly_inspections(ctx: Context) -> list[Duty]:
             shown.append(current)  # a week with no inspection: missed
             current = duty_from(current.due, f"no inspection in the week to {current.due}")
         current.met_by = inspection
+        shown.append(current)
         current = duty_from(inspection.day, f"last inspection {inspection.day.isoformat()}")
     as_of = ctx.as_of.date()
     while isinstance(current.due, datetime.date) and not ended_before(current.due):

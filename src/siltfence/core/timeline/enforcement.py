@@ -33,11 +33,11 @@ import datetime
 from collections.abc import Mapping
 from typing import Any
 
-from siltfence.core.timeline.clocks import issued_before, revoked_on
+from siltfence.core.timeline.clocks import revoked_on
 from siltfence.core.timeline.context import Context
 from siltfence.core.timeline.counting import Counting
 from siltfence.core.timeline.events import Event
-from siltfence.core.timeline.model import AllowedAction, Forfeiture
+from siltfence.core.timeline.model import AllowedAction, Forfeiture, ViolationDays
 
 WAIT_READING = {
     "revoke_permit": "cure",
@@ -59,6 +59,8 @@ def allowed_actions(ctx: Context) -> list[AllowedAction]:
         anchor: Event | None
         if rule["after_event"] == "stop_work_order_posted":
             anchor = order
+            if anchor is not None and rule.get("requires_disobedience"):
+                anchor = _disobeyed(ctx, anchor)
         elif rule["after_event"] == "notice_of_intent_issued":
             # Village work follows a notice issued under the stop-work order still open.
             notices = ctx.after(order, "notice_of_intent_issued") if order is not None else []
@@ -67,18 +69,25 @@ def allowed_actions(ctx: Context) -> list[AllowedAction]:
                 _check_notice_timing(ctx, anchor, actions_rules, order)
         elif rule["after_event"] == "violation":
             # A violation recorded while a permit is in force: the first since the permit.
-            found = [v for v in ctx.of("violation") if issued_before(ctx, v)]
+            found = [v for v in ctx.of("violation") if _in_force(ctx, v.day)]
             anchor = found[0] if found else None
         else:
             found = ctx.of(rule["after_event"])
             anchor = found[-1] if found else None
+            if anchor is not None and rule.get("requires_disobedience"):
+                anchor = _disobeyed(ctx, anchor)
         if anchor is None:
             continue
+        # "where no permit has been issued" (§ 413-10C, § 135-11C) and the permit to revoke
+        # (§ 413-10B, § 135-11B) are tested on the day of the anchoring event and again on
+        # the day of the action: an expired or revoked permit is no permit, and a permit
+        # issued since closes the no-permit steps.
         needs = rule.get("requires_permit")
-        has_permit = issued_before(ctx, anchor)
+        has_permit = _in_force(ctx, anchor.day) and _in_force(ctx, ctx.as_of.date())
+        no_permit = not _in_force(ctx, anchor.day) and not _in_force(ctx, ctx.as_of.date())
         if needs is True and not has_permit:
             continue
-        if needs is False and has_permit:
+        if needs is False and not no_permit:
             continue
         if action == "revoke_permit" and revoked_on(ctx) is not None:
             continue  # already revoked, and not retracted
@@ -139,12 +148,28 @@ def _no_permit(permit: Any, status: str) -> str:
     return f"no permit in force (its last day was {permit.expires.isoformat()})"
 
 
+def _in_force(ctx: Context, day: datetime.date) -> bool:
+    return ctx.permit is not None and ctx.permit.in_force_on(day)
+
+
+def _disobeyed(ctx: Context, given: Event) -> Event | None:
+    """The first sign that an order or a notice was disobeyed (§ 135-11B "does not cease
+    activity as required in a stop-work order"; § 135-11C "does not cease the activity
+    after being notified", "violates a stop-work order"): a violation whose days begin
+    after the day it was given. The violation that led to it, found on or before that day,
+    is not one: giving the order or the notice alone opens nothing."""
+    for violation in ctx.of("violation"):
+        if violation.fields["from"] > given.day:
+            return violation
+    return None
+
+
 def _entry_without_permit(ctx: Context) -> None:
     """§ 413-9, § 135-10 (gap 9): where work runs without a permit, entry on the land is its
     own question; say so wherever an order, a notice or a violation (a complaint about an
     unpermitted site, for one) meets a site with no permit."""
     for event in ctx.of("stop_work_order_posted", "notified_to_cease", "violation"):
-        if not issued_before(ctx, event):
+        if not _in_force(ctx, event.day):
             entry = ctx.ordinance.rules["enforcement"]["entry_without_permit"]
             ctx.note("entry-without-permit", entry["says"], [entry["citation"]])
             if "gap" in entry:
@@ -239,29 +264,37 @@ def forfeiture(ctx: Context) -> Forfeiture | None:
     """Spencer § 413-10E: "subject to a forfeiture as provided in § 1-3. Each day a violation
     exists shall constitute a separate offense." New Glarus § 135-11F: "a forfeiture of not
     less than $100 nor more than $500 and the costs of prosecution for each violation. Each
-    day a violation exists or continues shall constitute a separate offense.\""""
+    day a violation exists or continues shall constitute a separate offense."
+
+    Each violation is counted on its own: two violations on the same three days are six
+    offenses. A violation's days run from its ``from`` to its ``to``, and stop at the first
+    compliance recorded on or after its first day: the violation existed on the day of
+    compliance until it was complied with, and on no day after (decision 6)."""
     violations = ctx.of("violation")
     if not violations:
         return None
     rule = ctx.ordinance.rules["enforcement"]["forfeiture"]
-    days: set[datetime.date] = set()
+    compliance = [c.day for c in ctx.of("compliance_achieved")]
+    counted: list[ViolationDays] = []
     for violation in violations:
-        day = violation.fields["from"]
-        while day <= violation.fields["to"]:
-            days.add(day)
-            day += datetime.timedelta(days=1)
-    ordered = tuple(sorted(days))
-    low = ctx.param(rule["min"], ordered[0])
-    high = ctx.param(rule["max"], ordered[0])
+        first, last = violation.fields["from"], violation.fields["to"]
+        ended = next((day for day in compliance if day >= first), None)
+        if ended is not None and ended < last:
+            last = ended
+        counted.append(ViolationDays(violation, first, last, ended if ended == last else None))
+    days = sorted({d for v in counted for d in v.days()})
+    low = ctx.param(rule["min"], days[0])
+    high = ctx.param(rule["max"], days[0])
     if low.value is None or high.value is None:
         # The amounts live outside the chapter (Spencer: Code Ch. 1 § 1-3, gap 6); a clerk
         # enters them. The days are still counted.
         ctx.gap("forfeiture-amount")
     return Forfeiture(
-        days=len(ordered),
+        days=len(days),
         per_day_min=low.value if isinstance(low.value, float) else None,
         per_day_max=high.value if isinstance(high.value, float) else None,
         plus_costs=rule["plus_costs"],
         citation=rule["citation"],
-        violation_days=ordered,
+        violation_days=tuple(days),
+        violations=tuple(counted),
     )

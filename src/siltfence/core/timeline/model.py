@@ -202,19 +202,53 @@ class AllowedAction:
 
 
 @dataclass(frozen=True)
+class ViolationDays:
+    """The days one violation existed, ``first`` to ``last`` inclusive, and the compliance
+    day that ended it, if one did."""
+
+    event: Event
+    first: datetime.date
+    last: datetime.date
+    ended_by_compliance: datetime.date | None
+
+    def count(self) -> int:
+        return (self.last - self.first).days + 1
+
+    def days(self) -> list[datetime.date]:
+        return [self.first + datetime.timedelta(days=i) for i in range(self.count())]
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "event": self.event.ref(),
+            "from": self.first.isoformat(),
+            "to": self.last.isoformat(),
+            "offenses": self.count(),
+        }
+        if self.ended_by_compliance is not None:
+            data["compliance"] = self.ended_by_compliance.isoformat()
+        return data
+
+
+@dataclass(frozen=True)
 class Forfeiture:
-    days: int
+    days: int  # distinct days on which any violation existed
     per_day_min: float | None
     per_day_max: float | None
     plus_costs: bool | None  # None: set outside the chapter and not in hand
     citation: str
     violation_days: tuple[datetime.date, ...]
+    violations: tuple[ViolationDays, ...] = ()
+
+    @property
+    def offenses(self) -> int:
+        """Each violation, each day it exists, is a separate offense (decision 6)."""
+        return sum(v.count() for v in self.violations)
 
     def to_json(self) -> dict[str, Any]:
-        def total(per_day: float | None) -> float | int | None:
-            if per_day is None:
+        def total(per_offense: float | None) -> float | int | None:
+            if per_offense is None:
                 return None
-            amount = per_day * self.days
+            amount = per_offense * self.offenses
             return int(amount) if float(amount).is_integer() else amount
 
         def plain(value: float | None) -> float | int | None:
@@ -223,9 +257,10 @@ class Forfeiture:
             return int(value) if float(value).is_integer() else value
 
         # The contract's example ("days": 10, "min": 1000, "max": 5000) gives min and max
-        # over all the days; the per-day amounts are additive fields.
-        return {
+        # over all the offenses; the per-offense amounts are additive fields.
+        data: dict[str, Any] = {
             "days": self.days,
+            "offenses": self.offenses,
             "min": total(self.per_day_min),
             "max": total(self.per_day_max),
             "plus_costs": self.plus_costs,
@@ -235,9 +270,11 @@ class Forfeiture:
             "min_per_day": plain(self.per_day_min),
             "max_per_day": plain(self.per_day_max),
             "each_day_a_separate_offense": True,
-            "first_day": self.violation_days[0].isoformat(),
-            "last_day": self.violation_days[-1].isoformat(),
+            "violations": [v.to_json() for v in self.violations],
         }
+        data["first_day"] = self.violation_days[0].isoformat()
+        data["last_day"] = self.violation_days[-1].isoformat()
+        return data
 
 
 @dataclass(frozen=True)
