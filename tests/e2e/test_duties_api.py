@@ -39,9 +39,11 @@ def test_new_glarus_duties_come_back_in_the_contract_shape(client):
     assert rain["status"] == "overdue"
     assert rain["citation"] == "§ 135-7E(7)"
     assert rain["counting"]["rule"] == "weekends-and-holidays-excluded"
+    # § 135-11B: the violation of July 1-10, recorded July 11 on a permitted site, opens
+    # revocation that day; the posting of July 1 alone showed no order disobeyed.
     revoke = next(a for a in answer["allowed_actions"] if a["action"] == "revoke_permit")
-    assert revoke == {**revoke, "from": "2026-07-01", "citation": "§ 135-11B"}
-    # Ten days, $100 to $500 each, plus costs.
+    assert revoke == {**revoke, "from": "2026-07-11", "citation": "§ 135-11B"}
+    # Ten days, one violation: ten offenses, $100 to $500 each, plus costs.
     fine = answer["forfeiture"]
     assert (fine["days"], fine["min"], fine["max"], fine["plus_costs"]) == (10, 1000, 5000, True)
 

@@ -84,7 +84,7 @@ def test_who_may_appeal_follows_the_village(
     assert f"under {citation} an appeal may be brought by" in str(refused.value)
 
 
-def test_a_new_glarus_cease_and_desist_order_may_not_be_appealed(
+def test_a_new_glarus_referral_to_the_village_attorney_may_be_appealed(
     people: People, villages: Any
 ) -> None:
     staff = people.staff[NEW_GLARUS]
@@ -99,21 +99,29 @@ def test_a_new_glarus_cease_and_desist_order_may_not_be_appealed(
         address="9 Railroad St",
     ).case
     s.notice_to_cease_give(case=case, staff=staff, at=at("2026-07-01", 11))
-    referral = s.cease_and_desist_refer(case=case, staff=staff, at=at("2026-07-02"))
-    with pytest.raises(ActionRefused) as refused:
-        a.appeal_file(
-            village=villages[NEW_GLARUS],
-            filed_by=staff,
-            on=datetime.date(2026, 7, 3),
-            appellant_name="Dirt Movers LLC",
-            standing="aggrieved_person",
-            grounds="We had a permit application in.",
-            action=referral,
-        )
-    assert (
-        str(refused.value)
-        == "decision: a cease and desist order may not be appealed (§ 135-12A(1))"
+    s.violation_record(
+        village=villages[NEW_GLARUS],
+        recorded_by=staff,
+        source="observation",
+        description="Grading went on after the notice.",
+        provision="§ 135-6",
+        days_from=datetime.date(2026, 7, 2),
+        at=at("2026-07-02"),
+        address="9 Railroad St",
     )
+    referral = s.cease_and_desist_refer(case=case, staff=staff, at=at("2026-07-02", 12))
+    # § 135-12A(1) bars appeals of the cease-and-desist order a court issues (§ 135-13), not
+    # the Village Administrator's decision to ask the Village Attorney for one.
+    appeal = a.appeal_file(
+        village=villages[NEW_GLARUS],
+        filed_by=staff,
+        on=datetime.date(2026, 7, 3),
+        appellant_name="Dirt Movers LLC",
+        standing="aggrieved_person",
+        grounds="We had a permit application in.",
+        action=referral,
+    )
+    assert appeal.pk is not None
 
 
 def test_another_applicant_cannot_appeal_someone_elses_order(people: People) -> None:

@@ -136,15 +136,18 @@ def test_an_event_that_did_not_recompute_its_permit_makes_that_permit_stale(peop
     moment = local(2026, 7, 8, 18)
     duties_recompute_all(as_of=moment)
     # Written straight to the table, as a bulk load or a failed on-commit hook would leave it.
+    # The station's rain of 2026-07-08 is a day's total: it ends at midnight, so an
+    # inspection "after" it (§ 413-8E(3)(g)) is one made from July 9 on.
     TimelineEvent.objects.create(
         application=second.application,
         type="self_inspection",
-        at=local(2026, 7, 8, 16),
+        at=local(2026, 7, 9, 8),
         fields={"inspector": "Pat Doe", "phase": "grading"},
     )
-    assert stale_permit_ids(moment) == [second.pk]
-    assert duties_recompute_all(as_of=moment).recomputed == 1
-    # The self-inspection after the rain of 2026-07-08 meets its inspection (§ 413-8E(3)(g)).
+    later = local(2026, 7, 9, 9)
+    assert stale_permit_ids(later) == [second.pk]
+    assert duties_recompute_all(as_of=later).recomputed == 1
+    # The self-inspection after the rain of 2026-07-08 meets its inspection.
     [rain] = [
         d for d in PermitDuties.objects.get(pk=second.pk).duties if d["kind"] == "rain_inspection"
     ]

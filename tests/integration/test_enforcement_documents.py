@@ -242,6 +242,7 @@ def test_the_referrals_go_to_the_village_attorney_with_the_record(village: str) 
         citation=ordinance.rules["enforcement"]["forfeiture"]["citation"],
         details={
             "days": 3,
+            "offenses": 3,
             "first_day": "2026-07-01",
             "last_day": "2026-07-03",
             **(
@@ -273,13 +274,14 @@ def test_the_referrals_go_to_the_village_attorney_with_the_record(village: str) 
     if village == "spencer-wi":
         assert "the amount set by § 1-3, not entered" in text
     else:
-        assert "$100.00 to $500.00; for all days: $300.00 to $1,500.00" in text
+        assert "each offense: $100.00 to $500.00; for all offenses: $300.00 to $1,500.00" in text
         assert "Plus the costs of prosecution." in text
     if village == "new-glarus-wi":
-        assert (
-            "This order may not be appealed to the Zoning Board of Appeals [§ 135-12A(1)]."
-            in "\n".join(referral_lines(ordinance=ordinance, case=case, action=cease))
-        )
+        # The referral is the Village Administrator's decision, open to appeal; only the
+        # court's cease-and-desist order is not (§ 135-12A(1), § 135-13).
+        letter = "\n".join(referral_lines(ordinance=ordinance, case=case, action=cease))
+        assert "may not be appealed" not in letter
+        assert "Not appealable: cease and desist order [§ 135-12A(1)]." in letter
 
 
 @pytest.mark.parametrize("village", VILLAGES)

@@ -304,7 +304,20 @@ def test_new_glarus_cease_and_desist_referral_follows_a_notice_to_cease_at_a_sit
         s.cease_and_desist_refer(case=case, staff=staff, at=at("2026-07-01", 12))
     assert refused.value.field == "referral"
     s.notice_to_cease_give(case=case, staff=staff, at=at("2026-07-01", 13))
-    referral = s.cease_and_desist_refer(case=case, staff=staff, at=at("2026-07-01", 14))
+    # "does not cease the activity after being notified": the notice alone opens nothing.
+    with pytest.raises(ActionRefused, match="not open in this case"):
+        s.cease_and_desist_refer(case=case, staff=staff, at=at("2026-07-01", 14))
+    s.violation_record(
+        village=villages[NEW_GLARUS],
+        recorded_by=staff,
+        source="observation",
+        description="Grading went on the next day.",
+        provision="§ 135-6",
+        days_from=datetime.date(2026, 7, 2),
+        at=at("2026-07-02"),
+        address="9 Railroad St, New Glarus",
+    )
+    referral = s.cease_and_desist_refer(case=case, staff=staff, at=at("2026-07-02", 14))
     assert referral.citation == "§ 135-11C"
     notes = {n["id"] for n in case_timeline(case, at("2026-07-02")).to_json()["notes"]}
     assert "entry-without-permit" in notes

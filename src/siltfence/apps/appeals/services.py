@@ -62,8 +62,12 @@ VARIANCE_TESTS = {
 }
 APPEAL_DECISIONS = (Decision.AFFIRM, Decision.REVERSE, Decision.MODIFY)
 VARIANCE_DECISIONS = (Decision.GRANT, Decision.DENY)
-# The enforcement steps by the id ``appeals.not_appealable`` names them with.
-BARRED_KINDS = {"cease_and_desist_order": ("cease_and_desist_referral",)}
+# The enforcement steps by the id ``appeals.not_appealable`` names them with. New Glarus
+# § 135-12A(1) bars appeals of "cease-and-desist orders obtained under § 135-11C", which
+# § 135-13 defines as court-issued: the court's order is no step the village records, and
+# the Village Administrator's decision to ask the Village Attorney for one (the referral)
+# is a decision of the Administrator like any other, open to appeal.
+BARRED_KINDS: dict[str, tuple[str, ...]] = {"cease_and_desist_order": ()}
 
 
 def standing_label(standing: str) -> str:

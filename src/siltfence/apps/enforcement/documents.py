@@ -169,7 +169,7 @@ def referral_lines(*, ordinance: Ordinance, case: Any, action: Any) -> list[str]
             f"cease-and-desist order [{action.citation}].",
             f"Lawful from {_day(action.details['lawful_from'])}: {action.details['because']}.",
         ]
-        lines += ["", *appeal_lines(ordinance, "cease_and_desist_order")]
+        lines += ["", *appeal_lines(ordinance, "cease_and_desist_referral")]
     elif kind == "injunction_referral":
         lines += [f"{action.details['says']} [{action.citation}]."]
     else:
@@ -177,20 +177,22 @@ def referral_lines(*, ordinance: Ordinance, case: Any, action: Any) -> list[str]
         details = action.details
         lines += [f"{rule['says']} [{rule['citation']}].", ""]
         if details.get("days"):
+            offenses = details.get("offenses", details["days"])
             lines.append(
-                f"Days of violation: {details['days']}, from {_day(details['first_day'])} to "
-                f"{_day(details['last_day'])}; each day a separate offense."
+                f"Offenses: {offenses}, each violation on each day it existed until compliance "
+                f"a separate offense; on {details['days']} days from "
+                f"{_day(details['first_day'])} to {_day(details['last_day'])}."
             )
         if details.get("source") == "not_entered":
             lines.append(
-                f"Forfeiture a day: the amount set by {_outside(rule)}, not entered in the "
-                "village's settings."
+                f"Forfeiture for each offense: the amount set by {_outside(rule)}, not entered "
+                "in the village's settings."
             )
         elif details.get("min_per_day") is not None:
             lines.append(
-                f"Forfeiture a day: {_money(details['min_per_day'])} to "
-                f"{_money(details['max_per_day'])}; for all days: {_money(details['min'])} to "
-                f"{_money(details['max'])}."
+                f"Forfeiture for each offense: {_money(details['min_per_day'])} to "
+                f"{_money(details['max_per_day'])}; for all offenses: "
+                f"{_money(details['min'])} to {_money(details['max'])}."
             )
         if rule.get("plus_costs") is True:
             lines.append("Plus the costs of prosecution.")

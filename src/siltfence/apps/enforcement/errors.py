@@ -31,11 +31,11 @@ PERMIT_FOR_FINDING = "permit: choose the permit of the site, or leave it empty f
 GROUNDS_REQUIRED = "grounds: tick at least one ground for the order ({citations})"
 GROUNDS_UNKNOWN = "grounds: {ground} is not a ground the chapter gives ({citations})"
 GROUND_NO_PERMIT = (
-    "grounds: '{says}' ({citation}) applies only where no permit was issued; this site has "
-    "permit {number}"
+    "grounds: '{says}' ({citation}) is work without a permit in force; permit {number} is in "
+    "force on {day} (issued {issued}, last day {expires})"
 )
 GROUND_NEEDS_PERMIT = (
-    "grounds: '{says}' ({citation}) applies only to a site with a permit; this site has none"
+    "grounds: '{says}' ({citation}) needs a permit in force; this site has none on {day}{why}"
 )
 NOT_LAWFUL_YET = "{field}: not lawful until {start} ({citation}: {because}); lawful from {start}"
 NOT_LAWFUL = "{field}: {what} is not open in this case: {why}"
@@ -80,7 +80,8 @@ NO_NOTICE_TO_CEASE = (
     "notice: Ch. {chapter} gives no separate notice to cease; post a stop-work order instead"
 )
 NOTICE_NEEDS_NO_PERMIT = (
-    "notice: a notice to cease is for work without a permit ({citation}); this site has a permit"
+    "notice: a notice to cease is for work without a permit ({citation}); permit {number} is "
+    "in force on {day}"
 )
 COST_DESCRIPTION = "description: say what the cost was for"
 PARCEL_REQUIRED = "parcel number: give the tax parcel number"

@@ -491,7 +491,7 @@ def report_data(village_id: str | None = None) -> dict[str, Any]:
         by_month[month] += 1
         by_kind[action.get_kind_display()] += 1
         if action.kind == "prosecution_referral":
-            forfeiture_days += int(action.details.get("days") or 0)
+            forfeiture_days += int(action.details.get("offenses", action.details.get("days")) or 0)
             for index, key in enumerate(("min", "max")):
                 if action.details.get(key) is not None:
                     forfeitures[month][index] += Decimal(str(action.details[key]))

@@ -123,7 +123,7 @@ def forfeiture_schedule_in_force(village_id: str, on: datetime.date) -> Forfeitu
 
 
 def forfeiture_summary(case: EnforcementCase, as_of: datetime.datetime) -> dict[str, Any] | None:
-    """The forfeiture the core counts (days, each a separate offense), with the amounts the
+    """The forfeiture the core counts (each violation, each day, a separate offense), with the amounts the
     chapter sets, or the amounts the village entered where the chapter sends elsewhere
     (Spencer § 1-3), or a plain "not entered"."""
     timeline = case_timeline(case, as_of).to_json()
@@ -138,13 +138,13 @@ def forfeiture_summary(case: EnforcementCase, as_of: datetime.datetime) -> dict[
         if entered is None:
             summary["source"] = "not_entered"
         else:
-            days = Decimal(fine["days"])
+            offenses = Decimal(fine["offenses"])
             summary.update(
                 source="entered",
                 min_per_day=entered.per_day_min,
                 max_per_day=entered.per_day_max,
-                min=entered.per_day_min * days,
-                max=entered.per_day_max * days,
+                min=entered.per_day_min * offenses,
+                max=entered.per_day_max * offenses,
                 authority=entered.authority,
             )
     return summary

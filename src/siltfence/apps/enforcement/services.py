@@ -735,6 +735,29 @@ def lawful(case: EnforcementCase, action: str, at: datetime.datetime) -> dict[st
     return dict(allowed)
 
 
+def _permit_in_force(case: EnforcementCase, at: datetime.datetime) -> Permit | None:
+    """The case's permit if it is in force at ``at``: issued, its last day not passed, and
+    neither revoked nor closed. An expired or revoked permit is no permit (§ 413-10A(1),
+    § 135-11A(1): "being undertaken without a permit")."""
+    from siltfence.apps.permits.models import PermitStatus
+
+    permit = _has_permit(case, at)
+    if permit is None or permit.status != PermitStatus.ACTIVE:
+        return None
+    if _local_day(_ordinance(case.village_id), at) > permit.expires_on:
+        return None
+    return permit
+
+
+def _no_permit_why(case: EnforcementCase, at: datetime.datetime) -> str:
+    permit = _has_permit(case, at)
+    if permit is None:
+        return ""
+    if permit.status != "active":
+        return f" (permit {permit.number} is {permit.get_status_display().lower()})"
+    return f" (permit {permit.number} expired: its last day was {permit.expires_on})"
+
+
 def _has_permit(case: EnforcementCase, at: datetime.datetime) -> Permit | None:
     if case.application_id is None:
         return None
@@ -810,19 +833,30 @@ def stop_work_order_post(
             raise ActionRefused(
                 errors.ORDER_OPEN.format(day=_local_day(ordinance, current.at)), field="order"
             )
-        permit = _has_permit(locked, at)
+        permit = _permit_in_force(locked, at)
+        day = _local_day(ordinance, at)
         for ground in chosen:
             g = by_id[ground]
             if ground == "no-permit" and permit is not None:
                 raise ActionRefused(
                     errors.GROUND_NO_PERMIT.format(
-                        says=g["says"], citation=g["citation"], number=permit.number
+                        says=g["says"],
+                        citation=g["citation"],
+                        number=permit.number,
+                        day=day,
+                        issued=permit.issued_on,
+                        expires=permit.expires_on,
                     ),
                     field="grounds",
                 )
             if ground != "no-permit" and permit is None:
                 raise ActionRefused(
-                    errors.GROUND_NEEDS_PERMIT.format(says=g["says"], citation=g["citation"]),
+                    errors.GROUND_NEEDS_PERMIT.format(
+                        says=g["says"],
+                        citation=g["citation"],
+                        day=day,
+                        why=_no_permit_why(locked, at),
+                    ),
                     field="grounds",
                 )
         action = _action_create(
@@ -1023,9 +1057,14 @@ def notice_to_cease_give(
     note = _text(note, "note", MAX_DESCRIPTION)
     with transaction.atomic():
         locked = _lock(case)
-        if _has_permit(locked, at) is not None:
+        permit = _permit_in_force(locked, at)
+        if permit is not None:
             raise ActionRefused(
-                errors.NOTICE_NEEDS_NO_PERMIT.format(citation=rules[0]["citation"]),
+                errors.NOTICE_NEEDS_NO_PERMIT.format(
+                    citation=rules[0]["citation"],
+                    number=permit.number,
+                    day=_local_day(ordinance, at),
+                ),
                 field="notice",
             )
         action = _action_create(
@@ -1495,6 +1534,7 @@ def prosecution_refer(
                 if k
                 in (
                     "days",
+                    "offenses",
                     "min",
                     "max",
                     "min_per_day",

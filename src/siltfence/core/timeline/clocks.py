@@ -63,6 +63,7 @@ def review_clocks(ctx: Context) -> list[Duty]:
                 deadline = ctx.rule.days_after(start.day, n)
                 unit = "days"
             decisions = ctx.after(start, *DECIDED_BY[kind])
+            ctx.gap("information-request-clock")
             what = STARTED_BY.get(start.type, start.type.replace("_", " "))
             duties.append(
                 Duty(

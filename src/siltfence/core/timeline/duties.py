@@ -217,6 +217,7 @@ def rain_inspections(ctx: Context) -> list[Duty]:
     if rule is None or not events:
         return []
     ctx.gap("rain-event")
+    ctx.gap("each-rain")
     duties = []
     inspections = ctx.of("self_inspection")
 
@@ -241,6 +242,8 @@ def rain_inspections(ctx: Context) -> list[Duty]:
             )
             continue
         window = rule.get("window", "active_construction")
+        if window == "active_construction":
+            ctx.gap("active-construction")
         if window == "active_construction" and not _active(ctx, rain):
             ctx.note(
                 "rain-outside-construction",

@@ -215,6 +215,7 @@ def _action(ctx: Context, rule: Mapping[str, Any], anchor: Event) -> AllowedActi
     n = ctx.whole(rule["wait"], anchor.day)
     reading = WAIT_READING[action]
     if reading == "cure":
+        ctx.gap("ten-days-from")
         deadline = ctx.rule.days_after(anchor.day, n)
         start = deadline.due + datetime.timedelta(days=1)
         because = (
