@@ -123,9 +123,9 @@ def forfeiture_schedule_in_force(village_id: str, on: datetime.date) -> Forfeitu
 
 
 def forfeiture_summary(case: EnforcementCase, as_of: datetime.datetime) -> dict[str, Any] | None:
-    """The forfeiture the core counts (each violation, each day, a separate offense), with the amounts the
-    chapter sets, or the amounts the village entered where the chapter sends elsewhere
-    (Spencer § 1-3), or a plain "not entered"."""
+    """The forfeiture the core counts (each violation, each day, a separate offense), with
+    the amounts the chapter sets, or the amounts the village entered where the chapter
+    sends elsewhere (Spencer § 1-3), or a plain "not entered"."""
     timeline = case_timeline(case, as_of).to_json()
     fine = timeline.get("forfeiture")
     if not fine:
