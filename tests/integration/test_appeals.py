@@ -16,10 +16,12 @@ from enforcement_helpers import at, permit_filed_on
 from factories import NEW_GLARUS, SPENCER, People
 
 from siltfence.apps.appeals import services as a
+from siltfence.apps.appeals.documents import decision_lines
 from siltfence.apps.enforcement import services as s
 from siltfence.apps.enforcement.selectors import case_timeline, open_stop_work_order
 from siltfence.apps.enforcement.services import ActionRefused
 from siltfence.apps.permits.models import Permit, TimelineEvent
+from siltfence.core.ordinance.loader import load
 
 pytestmark = pytest.mark.django_db
 
@@ -237,6 +239,62 @@ def test_a_reversed_revocation_puts_the_permit_back_in_force(people: People) -> 
         reasons="Compliance was shown before the revocation.",
     )
     assert Permit.objects.get(application_id=order.case.application_id).status == "active"
+
+
+@pytest.mark.parametrize("retracts", [True, False])
+def test_a_modified_revocation_restores_the_permit_when_the_board_says_it_lifts_it(
+    people: People, retracts: bool
+) -> None:
+    # New Glarus § 135-11D: the Zoning Board of Appeals "may retract ... the permit
+    # revocation". "Modify: revocation reversed, permit restored" changes the record at
+    # once; a modification that does not lift it leaves the permit revoked.
+    order = _order(people, NEW_GLARUS)
+    revocation = s.permit_revoke(
+        case=order.case,
+        staff=people.staff[NEW_GLARUS],
+        at=at("2026-07-03"),
+        reasons="Fence still down.",
+    )
+    appeal = _appeal_heard(people, NEW_GLARUS, revocation, "aggrieved_person")
+    a.appeal_decide(
+        appeal=appeal,
+        board_member=people.board[NEW_GLARUS],
+        at=at("2026-07-20", 20),
+        decision="modify",
+        reasons="The fence was repaired on July 9.",
+        modification="Revocation reversed, permit restored; weekly inspections to be filed.",
+        retracts=retracts,
+    )
+    permit = Permit.objects.get(application_id=order.case.application_id)
+    assert permit.status == ("active" if retracts else "revoked")
+    retracted = TimelineEvent.objects.filter(
+        application_id=order.case.application_id, type="order_retracted"
+    )
+    assert [(e.fields["order"], e.fields["by"]) for e in retracted] == (
+        [("revocation", "appeals_board")] if retracts else []
+    )
+    appeal.refresh_from_db()
+    text = "\n".join(
+        decision_lines(ordinance=load(NEW_GLARUS), appeal=appeal)  # the document's words
+    )
+    assert ("The permit is again in force." in text) is retracts
+    timeline = case_timeline(order.case, at("2026-07-21")).to_json()
+    assert timeline["permit"]["status"] == ("in_force" if retracts else "revoked")
+
+
+def test_only_a_modified_decision_says_whether_it_lifts_the_order(people: People) -> None:
+    order = _order(people, SPENCER)
+    appeal = _appeal_heard(people, SPENCER, order, "permittee")
+    with pytest.raises(ActionRefused) as refused:
+        a.appeal_decide(
+            appeal=appeal,
+            board_member=people.board[SPENCER],
+            at=at("2026-07-20", 20),
+            decision="affirm",
+            reasons="The order stands.",
+            retracts=True,
+        )
+    assert refused.value.field == "retracts"
 
 
 def _appeal_heard(people: People, village: str, action: Any, standing: str) -> Any:

@@ -60,7 +60,7 @@ def decision_lines(*, ordinance: Ordinance, appeal: Any) -> list[str]:
         lines += ["", "FINDINGS:"]
         for test, words in TEST_WORDS.items():
             lines.append(f"- {words}: {appeal.findings.get(test, '')}")
-    if appeal.decision == "reverse" and appeal.action is not None:
+    if appeal.action is not None and _retracted_by(appeal):
         retraction = ordinance.rules["enforcement"]["retraction"]
         if appeal.action.kind in ("stop_work_order", "revocation"):
             what = "stop-work order" if appeal.action.kind == "stop_work_order" else "revocation"
@@ -71,3 +71,15 @@ def decision_lines(*, ordinance: Ordinance, appeal: Any) -> list[str]:
             ]
     lines += ["", f"{body}, {ordinance.name}"]
     return lines
+
+
+def _retracted_by(appeal: Any) -> bool:
+    """The decision retracted the order or the revocation appealed (a reversal, or a
+    modification that lifts it): the case holds the board's retraction citing the appeal."""
+    if appeal.decision == "reverse":
+        return True
+    if appeal.decision != "modify" or appeal.action is None:
+        return False
+    return bool(
+        appeal.action.case.actions.filter(kind="retraction", details__appeal=appeal.number).exists()
+    )

@@ -58,6 +58,13 @@ class DecideForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 2}),
         label="How the decision is modified",
     )
+    retracts = forms.BooleanField(
+        required=False,
+        label=(
+            "The modified decision lifts the stop-work order, or restores the revoked permit "
+            "(the board retracts it)"
+        ),
+    )
     public_interest = forms.CharField(
         max_length=5000,
         required=False,

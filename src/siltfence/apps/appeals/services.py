@@ -34,6 +34,10 @@ NOT_STANDING = (
     "standing: under {citation} an appeal may be brought by {who}; '{given}' is not one of them"
 )
 NOT_APPEALABLE = "decision: {what} may not be appealed ({citation})"
+RETRACTS_ONLY_ON_MODIFY = (
+    "retracts: only a modified decision says whether it lifts the order; a reversal always "
+    "does, and an affirmance never does"
+)
 NOT_YOURS = "decision: you may appeal only decisions on your own permits and applications"
 NO_DECISION = "decision: choose the order, decision or determination appealed"
 OTHER_VILLAGE = "decision: that decision is not one of {village}'s"
@@ -320,10 +324,13 @@ def appeal_decide(
     reasons: str,
     modification: str = "",
     findings: dict[str, str] | None = None,
+    retracts: bool = False,
 ) -> Appeal:
     """The board's decision after the hearing: affirm, reverse or modify (an appeal), grant
     or deny (a variance). A reversed stop-work order is retracted and a reversed revocation
-    restores the permit, as ``order_retracted`` by the appeals board on the timeline."""
+    restores the permit, as ``order_retracted`` by the appeals board on the timeline; so is
+    a modified one when the modification lifts it (``retracts``: "revocation reversed,
+    permit restored"). The record changes at once, with the decision cited."""
     ordinance = _ordinance(appeal.village_id)
     _require_board(board_member, appeal, ordinance)
     rule = ordinance.rules["appeals"]
@@ -339,6 +346,8 @@ def appeal_decide(
     modification = _text(modification, "modification", 10000)
     if decision == Decision.MODIFY and not modification:
         raise ActionRefused(MODIFICATION_REQUIRED, field="modification")
+    if retracts and decision != Decision.MODIFY:
+        raise ActionRefused(RETRACTS_ONLY_ON_MODIFY, field="retracts")
     written: dict[str, str] = {}
     if decision == Decision.GRANT:
         for test, words in VARIANCE_TESTS.items():
@@ -376,7 +385,8 @@ def appeal_decide(
         locked.decided_at = at
         locked.decided_by = board_member
         locked.save()
-        if decision == Decision.REVERSE and locked.action is not None and locked_case is not None:
+        lifts = decision == Decision.REVERSE or (decision == Decision.MODIFY and retracts)
+        if lifts and locked.action is not None and locked_case is not None:
             order = {"stop_work_order": "stop_work_order", "revocation": "revocation"}.get(
                 locked.action.kind
             )
@@ -387,7 +397,10 @@ def appeal_decide(
                     at=at,
                     order=order,
                     by="appeals_board",
-                    reason=f"Reversed on appeal {locked.number}: {reasons}"[:2000],
+                    reason=(
+                        f"{'Reversed' if decision == Decision.REVERSE else 'Modified'} on appeal "
+                        f"{locked.number}: {modification or reasons}"
+                    )[:2000],
                     appeal=locked,
                 )
         _audit(

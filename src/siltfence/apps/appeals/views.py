@@ -193,6 +193,7 @@ def appeal_decide(request: HttpRequest, pk: int) -> HttpResponse:
             reasons=data["reasons"],
             modification=data["modification"],
             findings={t: data[t] for t in a.VARIANCE_TESTS},
+            retracts=data["retracts"],
         )
     except SiltfenceError as exc:
         messages.error(request, said(exc))
