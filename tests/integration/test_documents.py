@@ -82,6 +82,13 @@ def test_the_permit_states_every_condition_the_ordinance_attaches(village):
         line for line in lines if line.startswith("- ") and ("8E(3)" in line or "7E(" in line)
     ]
     assert len(conditions) == (9 if village == "spencer-wi" else 8)
+    # § 413-8E(3)(i), § 135-7E(8): a copy of the plan is kept on the site; nothing in either
+    # chapter asks that the permit itself be kept there.
+    text = "\n".join(lines)
+    assert "Keep this permit" not in text
+    assert ("Keep a copy of the control plan on the site [§ 413-8E(3)(i)]" in text) is (
+        village == "spencer-wi"
+    )
     assert lines_to_pdf(lines, title="permit").startswith(b"%PDF-")
 
 

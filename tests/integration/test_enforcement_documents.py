@@ -112,6 +112,13 @@ def test_the_stop_work_placard_states_its_sections_grounds_and_how_to_appeal(vil
     assert "Posted: July 1, 2026 at 10:30 a.m." in text
     assert "§ 413-10A(3)" in text if village == "spencer-wi" else "§ 135-11A(3)" in text
     assert ("§ 413-12B" if village == "spencer-wi" else "§ 135-12B") in text
+    # What the order requires, in the chapter's words: New Glarus § 135-13 defines it as
+    # requiring "that all construction activity on the site be stopped"; Spencer's
+    # § 413-10A(1) names "land disturbing or land developing activity".
+    if village == "spencer-wi":
+        assert "land disturbing or land developing activity on this site be stopped" in text
+    else:
+        assert "orders that all construction activity on the site be stopped [§ 135-13]" in text
     assert placard_pdf(lines, title="placard").startswith(b"%PDF")
 
 

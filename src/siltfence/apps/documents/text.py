@@ -12,7 +12,6 @@ def permit_lines(*, ordinance: Ordinance, permit: Any, application: Any) -> list
     words = ordinance.words
     authority = ordinance.authority_title
     duration_cite = ordinance.rules["permit"]["citation"]
-    plan_word = words.get("control_plan", "control plan")
     lines = [
         f"{ordinance.name.upper()}",
         f"{ordinance.county}, {ordinance.state}",
@@ -52,7 +51,6 @@ def permit_lines(*, ordinance: Ordinance, permit: Any, application: Any) -> list
         "",
         f"The {authority} may extend this permit one or more times for up to 180 days each "
         f"[{ordinance.rules['permit']['citation']}].",
-        f"Keep this permit and a copy of the {plan_word} on the site.",
         "",
         f"{authority}, {ordinance.name}",
     ]

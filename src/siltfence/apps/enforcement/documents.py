@@ -105,9 +105,8 @@ def placard_lines(*, ordinance: Ordinance, case: Any, action: Any) -> list[str]:
         ordinance.name.upper(),
         f"Ch. {ordinance.chapter}, {ordinance.title} [{rule['citation']}]",
         "",
-        f"By order of the {ordinance.authority_title}, all "
-        f"{ordinance.words.get('land_disturbing_activity', 'land disturbing activity')} on this "
-        "site must stop.",
+        f"The {ordinance.authority_title} orders that {rule['requires']['says']} "
+        f"[{rule['requires']['citation']}].",
         "",
         *_site(case),
         f"Posted: {_when(action.at, ordinance.time_zone)}",

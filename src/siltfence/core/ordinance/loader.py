@@ -297,6 +297,8 @@ RULES_SPEC = {
     "enforcement": {
         "stop_work_order": {
             "citation": Citation,
+            # What the order requires, in the chapter's words.
+            "requires": {"citation": Citation, "says": str},
             "grounds": [{"id": str, "citation": Citation, "says": str}],
         },
         "actions": [
