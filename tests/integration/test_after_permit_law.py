@@ -15,6 +15,7 @@ import datetime
 from typing import Any
 
 import pytest
+from django.utils import timezone
 from enforcement_helpers import at, permit_filed_on
 from factories import NEW_GLARUS, SPENCER, People
 
@@ -187,3 +188,25 @@ def test_an_expired_permit_is_not_extended(people: People, expired: Permit) -> N
         permit=expired, staff=people.staff[SPENCER], days=90, on=last_day
     )
     assert extension.expires_after == last_day + datetime.timedelta(days=90)
+
+
+def test_a_permit_past_its_last_day_shows_as_expired_wherever_it_is_listed(
+    client: Any, people: People, expired: Permit
+) -> None:
+    # § 413-8E(1): "valid for a period of 180 days ... from the date of issuance". The row
+    # still says active (nobody closed it); every page says expired.
+    assert expired.status == "active"
+    register = client.get("/register/", {"q": expired.number}).content.decode()
+    assert '<td data-label="Status">Expired' in register
+    assert '<td data-label="Status">Active' not in register
+    assert expired.number in client.get("/register/", {"status": "expired"}).content.decode()
+    assert expired.number not in client.get("/register/", {"status": "active"}).content.decode()
+    client.force_login(people.staff[SPENCER])
+    response = client.get(f"/permits/{expired.pk}/")
+    assert response.status_code == 200, response.status_code
+    page = response.content.decode()
+    last = f"{expired.expires_on:%B} {expired.expires_on.day}, {expired.expires_on.year}"
+    assert f'permit-standing">Expired</strong> (its last day was {last}' in page
+    days = (timezone.localdate() - expired.expires_on).days
+    listed = client.get("/staff/permits/").content.decode()
+    assert f"Expired</strong> {days} day" in listed

@@ -109,7 +109,7 @@ RETRACTION_CITATION = {SPENCER: "§ 413-10D", NEW_GLARUS: "§ 135-11D"}
 # Who may appeal (§ 413-12B; § 135-12B).
 STANDING = {SPENCER: "permittee", NEW_GLARUS: "aggrieved_person"}
 # The grounds of a stop-work order on a permitted site (§ 413-10A(2), (3); § 135-11A(2), (3)).
-GROUNDS = ("plan-not-followed", "conditions-not-met")
+GROUNDS = ("no-permit", "plan-not-followed", "conditions-not-met")
 PROVISION = {SPENCER: "§ 413-7B(5)(c)", NEW_GLARUS: "§ 135-11"}
 
 # Rows each step may add; every other model's count must stay put.
@@ -523,10 +523,21 @@ class PermitLifecycle(RuleBasedStateMachine):
     @rule(ground=st.sampled_from(GROUNDS))
     def post_a_stop_work_order(self, ground: str) -> None:
         at = self.at()
-        order = self.allowed(
-            lambda: enforcement.stop_work_order_post(
+
+        def post() -> Any:
+            return enforcement.stop_work_order_post(
                 case=self.case(), staff=self.staff, at=at, grounds=[ground]
-            ),
+            )
+
+        # § 413-10A, § 135-11A: "(1) ... being undertaken without a permit" holds where no
+        # permit is in force (none, expired, revoked or closed); the other grounds are
+        # about a permit's plan and conditions, and need one in force.
+        if (ground == "no-permit") == self.in_force():
+            says = "is work without a permit in force" if self.in_force() else "needs a permit"
+            self.refused(Forbidden(post, "grounds", says))
+            return
+        order = self.allowed(
+            post,
             EnforcementAction=1,
             EnforcementDocument=1,  # the placard
             TimelineEvent=1,

@@ -137,7 +137,7 @@ def test_the_permits_list_and_the_applicant_s_list_page_and_stack(
     page.goto(f"{live_server.url}/staff/permits/")
     fits_and_stacks(page, size)
     assert_accessible(page)
-    expect(page.get_by_role("navigation", name="Pages of the permits in force")).to_have_count(0)
+    expect(page.get_by_role("navigation", name="Pages of the permits not closed")).to_have_count(0)
 
     mine = opened(browser, size, live_server.url, "owner")
     mine.goto(f"{live_server.url}/portal/")

@@ -39,7 +39,9 @@ MAX_QUERY = 100
 # How long a page kept for the public may be served: a bound on any change that does not
 # move the audit chain (none should), not the usual way a page is renewed.
 PAGE_KEPT_SECONDS = 300
-STATUSES = {s.value: s.label for s in PermitStatus}
+# A permit past its last day is expired, whatever the register's row says (§ 413-8E(1),
+# § 135-7G): "active" finds only those still in force.
+STATUSES = {**{s.value: s.label for s in PermitStatus}, "expired": "Expired"}
 # What a row of the register reads of a permit, its application, site and village: the
 # public fields, and no more (an application's determination alone is kilobytes a row).
 PUBLIC_PERMIT_FIELDS = (
@@ -80,7 +82,12 @@ def _matching(params: Any) -> tuple[QuerySet[Permit], dict[str, str]]:
     permits = Permit.objects.order_by("-issued_on", "-id")
     if query["q"]:
         permits = permits.filter(pk__in=_found(query["q"]))
-    if query["status"]:
+    today = timezone.localdate()
+    if query["status"] == "expired":
+        permits = permits.filter(status=PermitStatus.ACTIVE, expires_on__lt=today)
+    elif query["status"] == PermitStatus.ACTIVE:
+        permits = permits.filter(status=PermitStatus.ACTIVE, expires_on__gte=today)
+    elif query["status"]:
         permits = permits.filter(status=query["status"])
     if query["village"]:
         permits = permits.filter(village_id=query["village"])
@@ -214,7 +221,7 @@ def _rows(permits: Iterable[Permit], cases: Iterable[EnforcementCase]) -> Iterat
             "address": permit.application.site.address,
             "issued_on": permit.issued_on,
             "expires_on": permit.expires_on,
-            "status": permit.get_status_display(),
+            "status": permit.standing,
             "orders": orders,
             "order_in_force": _in_force(orders),
             "point": _point(permit.application.site.geometry),

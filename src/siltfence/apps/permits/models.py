@@ -7,9 +7,12 @@ that the law fixes are also constraints in the database.
 
 from __future__ import annotations
 
+import datetime
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 
 class Village(models.Model):
@@ -256,6 +259,19 @@ class Permit(models.Model):
 
     def __str__(self) -> str:
         return self.number
+
+    def expired_on(self, day: datetime.date) -> bool:
+        """Active in the register but past its last day on ``day`` (§ 413-8E(1),
+        § 135-7G: valid "for a period of 180 days ..."): no permit any more."""
+        return self.status == PermitStatus.ACTIVE and day > self.expires_on
+
+    @property
+    def standing(self) -> str:
+        """What the permit is today, in words: an active permit past its last day is
+        expired, not active."""
+        if self.expired_on(timezone.localdate()):
+            return "Expired"
+        return str(self.get_status_display())
 
 
 class PermitExtension(models.Model):

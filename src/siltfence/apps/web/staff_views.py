@@ -327,11 +327,18 @@ def permits(request: HttpRequest) -> HttpResponse:
         .order_by("expires_on", "pk")
     )
     page = page_of(request, in_force)
-    rows = [{"permit": p, "days_left": (p.expires_on - today).days} for p in page.object_list]
+    rows = [
+        {
+            "permit": p,
+            "days_left": (p.expires_on - today).days,
+            "days_ago": (today - p.expires_on).days,
+        }
+        for p in page.object_list
+    ]
     return render(
         request,
         "web/staff_permits.html",
-        {"rows": rows, "today": today, **paging(request, page, "the permits in force")},
+        {"rows": rows, "today": today, **paging(request, page, "the permits not closed")},
     )
 
 
