@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 from typing import Any
+from unittest import mock
 
 import factories
 import pytest
 from django.test import Client
 from django.urls import reverse
-from enforcement_helpers import at, permit_filed_on
+from enforcement_helpers import CHICAGO, at, permit_filed_on
 from factories import NEW_GLARUS, SPENCER, People
 
 from siltfence.apps.appeals.models import Appeal
@@ -164,7 +166,27 @@ def test_staff_walk_a_case_from_finding_to_the_tax_roll(people: People) -> None:
     early = step("notice-of-intent", {"at": "2026-07-10T16:00", "text": "Fence"})
     assert _messages(early)[0].startswith("Notice of intent: not lawful until 2026-07-11")
     step("notice-of-intent", {"at": "2026-07-11T08:00", "text": "Reinstall the inlet protection."})
+
+    def offered(when: str) -> tuple[set[str], list[str]]:
+        """The steps the case page lists as allowed, and the step forms it shows, with the
+        page read as if on ``when`` (the village's time)."""
+        moment = datetime.datetime.fromisoformat(when).replace(tzinfo=CHICAGO)
+        with mock.patch("siltfence.apps.enforcement.views._now_local", return_value=moment):
+            page = client.get(reverse("enforcement:case", args=[case.pk]))
+        listed = {a["action"] for a in page.context["allowed"]}
+        forms = re.findall(r'data-testid="step-([a-z-]+)"', page.content.decode())
+        return listed, forms
+
+    # A notice already issued is neither listed nor offered again; village work is open
+    # from the 15th day after it (§ 413-10E), and its form shows only then.
+    listed, forms = offered("2026-07-20T12:00")
+    assert "issue_notice_of_intent" not in listed and "notice-of-intent" not in forms
+    assert "begin_village_work" in listed and "village-work" not in forms
+    listed, forms = offered("2026-07-26T12:00")
+    assert "village-work" in forms
     step("village-work", {"at": "2026-07-26T07:00", "text": ""})
+    listed, forms = offered("2026-07-27T12:00")
+    assert "begin_village_work" not in listed and "village-work" not in forms
     bad_cost = step(
         "cost",
         {"category": "labour", "description": "Crew", "amount": "-5", "incurred_on": "2026-07-26"},

@@ -80,10 +80,14 @@ def test_new_glarus_steps_have_no_waiting_period():
     # § 135-11E: the notice of intent "After posting", village work "after issuing the
     # notice". § 135-11B, C: revocation and the referral need the order disobeyed (a
     # violation from July 2, recorded July 2), not the posting alone.
+    posted = actions(run("new-glarus-wi", [PERMIT, ORDER], as_of="2026-07-01T12:00"))
+    assert {name: a["from"] for name, a in posted.items()} == {
+        "issue_notice_of_intent": "2026-07-01",
+    }
+    # Once the notice is issued (July 2), it is not offered again; village work is.
     events = [PERMIT, ORDER, ev("notice_of_intent_issued", "2026-07-02")]
     result = actions(run("new-glarus-wi", events, as_of="2026-07-02T12:00"))
     assert {name: a["from"] for name, a in result.items()} == {
-        "issue_notice_of_intent": "2026-07-01",
         "begin_village_work": "2026-07-02",
     }
     assert result["begin_village_work"]["citation"] == "§ 135-11E"
@@ -182,3 +186,36 @@ def test_spencer_forfeiture_counts_days_but_leaves_the_amount_to_the_clerk():
 @pytest.mark.parametrize("jurisdiction", ["spencer-wi", "new-glarus-wi"])
 def test_no_violation_means_no_forfeiture(jurisdiction):
     assert run(jurisdiction, [PERMIT])["forfeiture"] is None
+
+
+def test_a_step_taken_is_not_offered_again():
+    # Spencer: order July 1; notice of intent from July 11 (§ 413-10E), issued July 11;
+    # village work from July 26 (the 15th day), begun July 27; the referral (§ 413-10C)
+    # would follow a no-permit order. Each step taken leaves the list; the others stay.
+    events = [PERMIT, ORDER, ev("notice_of_intent_issued", "2026-07-11")]
+    offered = actions(run("spencer-wi", events, as_of="2026-07-27T12:00"))
+    assert set(offered) == {"revoke_permit", "begin_village_work"}
+    events.append(ev("village_work_begun", "2026-07-27"))
+    offered = actions(run("spencer-wi", events, as_of="2026-07-28T12:00"))
+    assert set(offered) == {"revoke_permit"}
+
+
+def test_each_unpaid_invoice_is_certified_once():
+    unpaid = [
+        ev("costs_unpaid", "2026-09-01", id="INV-1"),
+        ev("costs_unpaid", "2026-09-15", id="INV-2"),
+    ]
+    assert "certify_special_assessment" in actions(run("new-glarus-wi", unpaid))
+    one = [*unpaid, ev("special_assessment_certified", "2026-09-20", id="INV-2")]
+    certify = actions(run("new-glarus-wi", one))["certify_special_assessment"]
+    assert certify["from"] == "2026-09-01"  # INV-1 is still to certify
+    both = [*one, ev("special_assessment_certified", "2026-09-21", id="INV-1")]
+    assert "certify_special_assessment" not in actions(run("new-glarus-wi", both))
+
+
+def test_a_referral_requested_is_not_offered_again():
+    # Spencer, no permit: order July 1, referral from July 12 (§ 413-10C), requested then.
+    events = [ev("stop_work_order_posted", "2026-07-01")]
+    assert "request_cease_and_desist" in actions(run("spencer-wi", events, as_of="2026-07-12"))
+    events.append(ev("cease_and_desist_requested", "2026-07-12"))
+    assert "request_cease_and_desist" not in actions(run("spencer-wi", events, as_of="2026-07-13"))

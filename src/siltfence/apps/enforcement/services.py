@@ -1084,8 +1084,9 @@ def cease_and_desist_refer(
     *, case: EnforcementCase, staff: Any, at: datetime.datetime, note: str = ""
 ) -> EnforcementAction:
     """Ask the village's attorney to obtain a cease-and-desist order (§ 413-10C, § 135-11C),
-    from the day the chapter allows it. The contract has no event for the referral itself:
-    it is recorded as an action with its letter, and in the audit chain."""
+    from the day the chapter allows it. Recorded as an action with its letter, in the audit
+    chain, and as ``cease_and_desist_requested`` on the timeline, so it is not offered
+    again."""
     _not_future(at)
     ordinance = _ordinance(case.village_id)
     _require_staff(staff, case, ordinance)
@@ -1101,6 +1102,9 @@ def cease_and_desist_refer(
             citation=allowed["citation"],
             details={"because": allowed["because"], "lawful_from": allowed["from"]},
             note=note,
+        )
+        event_add(
+            locked, type="cease_and_desist_requested", at=at, fields={"id": f"referral-{action.pk}"}
         )
         _audit(locked, actor=staff, action="cease_and_desist_refer", citation=allowed["citation"])
         _document(locked, action, "cease_and_desist_referral")
@@ -1179,6 +1183,7 @@ def village_work_begin(
             details={"because": allowed["because"], "lawful_from": allowed["from"]},
             note=note,
         )
+        event_add(locked, type="village_work_begun", at=at, fields={"id": f"work-{action.pk}"})
         _audit(locked, actor=staff, action="village_work_begin", citation=allowed["citation"])
     return action
 
@@ -1439,6 +1444,12 @@ def tax_roll_certify(*, invoice: Any, staff: Any, at: datetime.datetime) -> Enfo
                 "total": str(owed + interest),
                 "parcel": locked_case.parcel_number,
             },
+        )
+        event_add(
+            locked_case,
+            type="special_assessment_certified",
+            at=at,
+            fields={"id": locked.number},
         )
         _audit(
             locked_case,

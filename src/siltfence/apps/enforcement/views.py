@@ -135,6 +135,11 @@ def case_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "zone": ordinance.time_zone,
             "permit": permit,
             "allowed": allowed,
+            # The forms offered are the steps open now: a step taken is not offered again.
+            "open_now": {a["action"] for a in allowed if a["available"]},
+            "unpaid": {
+                a.details.get("invoice") for a in case.actions.all() if a.kind == "costs_unpaid"
+            },
             "notes": timeline.get("notes", []),
             "forfeiture": forfeiture_summary(case, now),
             "set_elsewhere": _outside(rule["forfeiture"]),

@@ -72,7 +72,8 @@ def allowed_actions(ctx: Context) -> list[AllowedAction]:
             found = [v for v in ctx.of("violation") if _in_force(ctx, v.day)]
             anchor = found[0] if found else None
         else:
-            found = ctx.of(rule["after_event"])
+            # The latest event not yet acted on (each unpaid invoice is certified once).
+            found = [e for e in ctx.of(rule["after_event"]) if not _taken(ctx, action, e)]
             anchor = found[-1] if found else None
             if anchor is not None and rule.get("requires_disobedience"):
                 anchor = _disobeyed(ctx, anchor)
@@ -91,6 +92,8 @@ def allowed_actions(ctx: Context) -> list[AllowedAction]:
             continue
         if action == "revoke_permit" and revoked_on(ctx) is not None:
             continue  # already revoked, and not retracted
+        if _taken(ctx, action, anchor):
+            continue
         result.append(_action(ctx, rule, anchor))
     earliest: dict[str, AllowedAction] = {}
     for allowed in sorted(result, key=lambda a: a.start):
@@ -146,6 +149,27 @@ def _no_permit(permit: Any, status: str) -> str:
     if status == "revoked":
         return f"no permit in force (revoked {permit.revoked.isoformat()})"
     return f"no permit in force (its last day was {permit.expires.isoformat()})"
+
+
+# The event that records each step once taken; a step taken since its anchoring event is
+# not offered again (a second notice of intent under the same order, village work begun
+# twice, a debt certified twice).
+TAKEN_BY = {
+    "issue_notice_of_intent": "notice_of_intent_issued",
+    "request_cease_and_desist": "cease_and_desist_requested",
+    "begin_village_work": "village_work_begun",
+    "certify_special_assessment": "special_assessment_certified",
+}
+
+
+def _taken(ctx: Context, action: str, anchor: Event) -> bool:
+    taken_by = TAKEN_BY.get(action)
+    if taken_by is None:
+        return False
+    taken = ctx.after(anchor, taken_by)
+    if action == "certify_special_assessment" and "id" in anchor.fields:
+        return any(e.fields.get("id") == anchor.fields["id"] for e in taken)
+    return bool(taken)
 
 
 def _in_force(ctx: Context, day: datetime.date) -> bool:

@@ -173,6 +173,13 @@ EVENT_TYPES: Mapping[str, Mapping[str, FieldSpec]] = {
     "notified_to_cease": {},
     # A stop-work order or a revocation retracted (§ 413-10D, § 135-11D).
     "order_retracted": {"order": FieldSpec(_order), "by": FieldSpec(_retracted_by)},
+    # Steps taken, so that a step is not offered again: the request to the attorney for a
+    # cease-and-desist order (§ 413-10C, § 135-11C), the village's work begun on the land
+    # (§ 413-10E, § 135-11E), and unpaid costs certified to the tax roll (``id``: the
+    # costs_unpaid event's id, the invoice).
+    "cease_and_desist_requested": {},
+    "village_work_begun": {},
+    "special_assessment_certified": {},
 }
 COMMON_FIELDS = {"type", "at", "id"}
 
