@@ -110,10 +110,12 @@ def test_the_nearest_registered_station_of_a_by_year_file_is_chosen_from_the_sit
     answer = json.loads(run.stdout)
     # Monroe WWTP (24 km) is nearer than Madison (43 km) and Milwaukee (142 km).
     assert answer["station"]["id"] == "USC00475573"
-    # Monroe: 06-01 5.1 mm; 06-02 dry; 06-03 14.2 + 06-04 0.3 = 14.5 mm; 06-05 dry
+    # Monroe: 06-01 5.1 mm; 06-02 dry; 06-03 14.2 mm reaches 12.7 alone, a rain; 06-04
+    # 0.3 mm is the next rain, below it; 06-05 dry.
     assert [(s["first_day"], s["last_day"], s["mm"], s["qualifies"]) for s in answer["storms"]] == [
         ("2024-06-01", "2024-06-01", 5.1, False),
-        ("2024-06-03", "2024-06-04", 14.5, True),
+        ("2024-06-03", "2024-06-03", 14.2, True),
+        ("2024-06-04", "2024-06-04", 0.3, False),
     ]
 
 

@@ -22,7 +22,7 @@ from siltfence.core.ordinance.model import Ordinance
 from siltfence.core.rain.readings import inches
 from siltfence.core.rain.storms import rain_rule, threshold_on
 from siltfence.core.timeline.events import Event
-from siltfence.core.timeline.rain import storms
+from siltfence.core.timeline.rain import each_rain, to_tenths_mm
 
 MAX_MISSING_SHARE = 0.10
 MAX_DAYS = 366
@@ -161,18 +161,20 @@ def _qualifying(
         )
         for i, d in enumerate(wet)
     ]
+    limit_mm = to_tenths_mm(limit)
     return [
-        (storm.first_day, storm.last_day, float(storm.mm))
-        for storm in storms(events, zone)
-        if storm.last_day >= first and storm.first_day <= last and storm.at_least(limit)
+        (rain.first_day, rain.last_day, float(rain.mm))
+        for rain in each_rain(events, zone, lambda _: limit_mm)
+        if rain.last_day >= first and rain.first_day <= last and rain.at_least(limit)
     ]
 
 
 def _notes(ordinance: Ordinance, rule: Mapping[str, Any]) -> list[dict[str, Any]]:
     notes = [
         {
-            "says": "A storm of consecutive wet days counts as one rain (gap 4); each rain that "
-            "meets the rule calls for one inspection after it.",
+            "says": "Rain on consecutive days is summed until it reaches the rule, and that is "
+            "one rain (gaps 4 and 20); each rain that meets the rule calls for one inspection "
+            "after it.",
             "citations": [rule["citation"]],
         }
     ]

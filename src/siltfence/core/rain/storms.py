@@ -1,9 +1,10 @@
-"""Storms from a station's days, judged by a jurisdiction's rain rule, and rain events.
+"""Rains from a station's days, judged by a jurisdiction's rain rule, and rain events.
 
-The reading of "a rain of 0.5 inch" is the timeline's (gap 4, ``timeline/rain.py``):
-consecutive wet days are one storm, and the storm's total, at GHCN-Daily's precision of
-0.1 mm, is compared with the threshold. The storms here are made by that same code, so
-``siltfence rain storms`` and the duties engine cannot disagree about a storm. The
+The reading of "a rain of 0.5 inch" is the timeline's (gaps 4 and 20, ``timeline/rain.py``):
+consecutive wet days are summed, at GHCN-Daily's precision of 0.1 mm, until they reach the
+threshold; that is one rain, and summing starts again after it. The rains here are made by
+that same code, so ``siltfence rain storms`` and the duties engine cannot disagree about a
+rain. The
 threshold and its citation come from the ordinance data (the ``rain_inspection`` duty and
 its ``threshold`` parameter), never from this code.
 """
@@ -20,7 +21,7 @@ from siltfence.core.errors import SiltfenceError
 from siltfence.core.ordinance.model import Ordinance, ParameterValue
 from siltfence.core.rain.readings import inches
 from siltfence.core.timeline.events import Event
-from siltfence.core.timeline.rain import storms, to_tenths_mm
+from siltfence.core.timeline.rain import each_rain, to_tenths_mm
 
 
 def read_day(text: str, field: str) -> datetime.date:
@@ -64,9 +65,10 @@ def storm_summaries(
     end: datetime.date,
     zone: datetime.tzinfo,
 ) -> list[dict[str, Any]]:
-    """Every storm (run of consecutive wet days) that has a day from ``start`` to ``end``.
+    """Every rain (consecutive wet days summed until they reach the threshold, and what is
+    left of a storm below it) that has a day from ``start`` to ``end``.
 
-    A storm reaching across ``start`` or ``end`` is shown whole: a storm is one rain.
+    A rain reaching across ``start`` or ``end`` is shown whole.
     """
     rule = rain_rule(ordinance)
     wet = sorted(day for day, tenths in days.items() if tenths > 0)
@@ -81,7 +83,18 @@ def storm_summaries(
         for i, day in enumerate(wet)
     ]
     result = []
-    for storm in storms(events, zone):
+
+    parameter = ordinance.parameters[rule["threshold"]]
+
+    def threshold_mm(day: datetime.date) -> Decimal:
+        # Rains long before the range (a file from 1938) are only cut: the rule's first
+        # value stands for days before it was set; a rain shown is judged below by the
+        # rule in force on its first day, or refused if there was none.
+        value = parameter.at(max(day, parameter.values[0].effective)).value
+        assert isinstance(value, float)
+        return to_tenths_mm(value)
+
+    for storm in each_rain(events, zone, threshold_mm):
         if storm.last_day < start or storm.first_day > end:
             continue
         threshold = threshold_on(ordinance, storm.first_day, "from")
