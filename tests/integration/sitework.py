@@ -64,3 +64,20 @@ def permit_issued(
         staff=staff,
         at=approved or filed + datetime.timedelta(days=2),
     )
+
+
+# The station each village's test sites (no drawing: the village's centre) read their rain
+# at: the nearest with a record.
+RECORDING = {"spencer-wi": "USC00475120", "new-glarus-wi": "USC00475674"}  # Marshfield, Mt Horeb
+
+
+def station_with_record(*, site):
+    """The site's station, once the station it should read has a day on record (a dry one,
+    the day its permit was issued): a station with no record for a permit's days is never
+    chosen (gap 26)."""
+    from siltfence.apps.duties.services import rain_days_record, site_station_assign
+
+    permit = Permit.objects.filter(application__site=site).order_by("-issued_on").first()
+    day = permit.issued_on if permit is not None else datetime.date.today()
+    rain_days_record(station_id=RECORDING[site.village_id], days={day: 0}, source="test")
+    return site_station_assign(site=site)

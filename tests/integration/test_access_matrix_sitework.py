@@ -21,12 +21,13 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, reverse
 from django.utils import timezone
+from sitework import station_with_record
 from test_access_matrix import ROLES, Row, _parse
 
 from siltfence.apps.audit.models import AuditEvent
 from siltfence.apps.duties import urls as duties_urls
 from siltfence.apps.duties.models import SiteStation
-from siltfence.apps.duties.services import site_station_assign, stations_sync
+from siltfence.apps.duties.services import stations_sync
 from siltfence.apps.inspections import urls as inspections_urls
 from siltfence.apps.inspections.models import Inspection
 from siltfence.apps.inspections.services import Photo as InspectionPhoto
@@ -106,7 +107,7 @@ class World:
         self.people = people
         self.permit = spencer.permit
         stations_sync()
-        site_station_assign(site=self.permit.application.site)
+        station_with_record(site=self.permit.application.site)
         self.feed = calendar_feed_create(user=people.applicant_a)
         now = timezone.localtime()
         entry = site_log_record(

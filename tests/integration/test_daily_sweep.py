@@ -17,7 +17,7 @@ import datetime
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from sitework import local, permit_issued
+from sitework import local, permit_issued, station_with_record
 
 from siltfence.apps.audit.chain import chain_verify
 from siltfence.apps.duties.models import PermitDuties, SiteStation
@@ -47,7 +47,7 @@ def spencer_permit(people):
         village="spencer-wi",
         filed=local(2026, 7, 1, 9),
     )
-    site_station_assign(site=permit.application.site)
+    station_with_record(site=permit.application.site)
     return permit
 
 
@@ -74,7 +74,7 @@ def test_a_new_glarus_site_reads_rain_at_mt_horeb(people):
         village="new-glarus-wi",
         filed=local(2026, 7, 1, 9),
     )
-    link = site_station_assign(site=permit.application.site)
+    link = station_with_record(site=permit.application.site)
     assert link.station_id == MT_HOREB
     assert 20.5 < link.distance_km < 22.5
 
@@ -155,7 +155,7 @@ def test_the_sweep_runs_the_same_number_of_queries_for_3_and_for_12_permits(peop
                 filed=local(2026, 7, 1, 9),
                 address=f"{i} Test Rd {n}",
             )
-            site_station_assign(site=permit.application.site)
+            station_with_record(site=permit.application.site)
         rain_days_record(station_id=MARSHFIELD, days={day: 200}, source="t")
         with CaptureQueriesContext(connection) as queries:
             result = rain_sweep(day=day)

@@ -15,13 +15,12 @@ import re
 
 import pytest
 from django.test import Client
-from sitework import local, permit_issued
+from sitework import local, permit_issued, station_with_record
 
 from siltfence.apps.duties.services import (
     permit_duties_recompute,
     rain_days_record,
     rain_sweep,
-    site_station_assign,
     stations_sync,
 )
 from siltfence.apps.sitelog.services import site_log_record
@@ -39,7 +38,7 @@ def record(people):
         village="spencer-wi",
         filed=local(2026, 7, 1, 9),
     )
-    site_station_assign(site=permit.application.site)
+    station_with_record(site=permit.application.site)
     for day in (datetime.date(2026, 7, 8), datetime.date(2026, 8, 12), datetime.date(2026, 9, 10)):
         rain_days_record(station_id=MARSHFIELD, days={day: 150}, source="test")
         rain_sweep(day=day)

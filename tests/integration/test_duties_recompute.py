@@ -13,7 +13,7 @@ import datetime
 
 import pytest
 from django.core.management import CommandError, call_command
-from sitework import local, permit_issued
+from sitework import local, permit_issued, station_with_record
 
 from siltfence.apps.duties import services as duty_services
 from siltfence.apps.duties.models import PermitDuties
@@ -21,7 +21,6 @@ from siltfence.apps.duties.services import (
     duties_recompute_all,
     rain_days_record,
     rain_sweep,
-    site_station_assign,
     stale_permit_ids,
     stations_sync,
 )
@@ -43,7 +42,7 @@ def _permits(people, count, village="spencer-wi"):
             filed=local(2026, 7, 1, 9),
             address=f"{i} Recompute Rd",
         )
-        site_station_assign(site=permit.application.site)
+        station_with_record(site=permit.application.site)
         permits.append(permit)
     rain_days_record(station_id=MARSHFIELD, days={RAIN_DAY: 140}, source="t")
     rain_sweep(day=RAIN_DAY)

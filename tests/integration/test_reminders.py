@@ -9,13 +9,12 @@ import icalendar
 import pytest
 from django.core import mail
 from django.test import Client
-from sitework import local, permit_issued
+from sitework import local, permit_issued, station_with_record
 
 from siltfence.apps.duties.services import (
     permit_duties_recompute,
     rain_days_record,
     rain_sweep,
-    site_station_assign,
     stations_sync,
 )
 from siltfence.apps.permits.errors import ActionRefused
@@ -42,7 +41,7 @@ def rained_on(people):
         village="spencer-wi",
         filed=local(2026, 7, 1, 9),
     )
-    site_station_assign(site=permit.application.site)
+    station_with_record(site=permit.application.site)
     rain_days_record(station_id=MARSHFIELD, days={datetime.date(2026, 7, 8): 150}, source="t")
     rain_sweep(day=datetime.date(2026, 7, 8))
     return permit

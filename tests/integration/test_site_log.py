@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sitework import local, permit_issued
+from sitework import local, permit_issued, station_with_record
 
 from siltfence.apps.audit.chain import chain_verify
 from siltfence.apps.audit.models import AuditEvent
@@ -20,7 +20,6 @@ from siltfence.apps.duties.services import (
     permit_duties_recompute,
     rain_days_record,
     rain_sweep,
-    site_station_assign,
     stations_sync,
 )
 from siltfence.apps.permits.errors import ActionRefused
@@ -49,7 +48,7 @@ def spencer_permit(people):
         village="spencer-wi",
         filed=local(2026, 7, 1, 9),
     )
-    site_station_assign(site=permit.application.site)
+    station_with_record(site=permit.application.site)
     return permit
 
 
@@ -129,7 +128,7 @@ def test_new_glarus_no_runoff_record_lifts_the_inspection_the_station_rain_set(p
         village="new-glarus-wi",
         filed=local(2026, 7, 1, 9),
     )
-    site_station_assign(site=permit.application.site)
+    station_with_record(site=permit.application.site)
     log(permit, people.applicant_a, "work_started", "2026-07-06T08:00")
     rain_days_record(station_id=MT_HOREB, days={datetime.date(2026, 7, 8): 200}, source="t")
     rain_sweep(day=datetime.date(2026, 7, 8))

@@ -12,10 +12,10 @@ from django.core import mail
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
-from sitework import permit_issued
+from sitework import permit_issued, station_with_record
 
 from siltfence.apps.duties.models import PermitDuties, SweepRun
-from siltfence.apps.duties.services import rain_days_record, site_station_assign, stations_sync
+from siltfence.apps.duties.services import rain_days_record, stations_sync
 from siltfence.apps.permits.models import TimelineEvent
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +32,7 @@ def test_the_queued_sweep_is_run_by_the_worker(people):
         village="spencer-wi",
         filed=now - datetime.timedelta(days=10),
     )
-    site_station_assign(site=permit.application.site)
+    station_with_record(site=permit.application.site)
     yesterday = timezone.localdate() - datetime.timedelta(days=1)
     rain_days_record(station_id=MARSHFIELD, days={yesterday: 200}, source="test")
     out = io.StringIO()

@@ -94,7 +94,11 @@ def test_rain_sweep_reminder_site_log_on_a_phone_and_the_dashboard(
     sign_in(staff, base, "clerk")
     staff.goto(f"{base}/staff/dashboard/")
     expect(staff.get_by_test_id("due-soon")).to_contain_text("Inspection after rain")
-    expect(staff.get_by_test_id("rain-chart")).to_contain_text("0.8 in over 30 days")
+    # The gauge recorded yesterday alone: the other 29 days are unknown, not dry.
+    expect(staff.get_by_test_id("rain-chart")).to_contain_text(
+        "0.8 in over the 1 day on record of the 30 to yesterday"
+    )
+    expect(staff.get_by_test_id("rain-chart")).to_contain_text("unknown, not dry")
     expect(staff.locator("[data-testid=rain-chart] svg")).to_be_visible()
     assert_accessible(staff)
 

@@ -99,8 +99,43 @@ def site_point(site: Site) -> tuple[float, float, str]:
     return latitude, longitude, "the village's centre (the site has no drawing yet)"
 
 
-def site_station_assign(*, site: Site) -> SiteStation:
-    """The nearest station to the site, unless staff pinned one (kept, distance refreshed)."""
+# A station's record reaches the village with some delay (NOAA publishes GHCN-Daily days
+# later; a clerk imports now and then): a station counts as recording for a permit if it
+# has any day on record from this many days before the permit's issue.
+RECORD_LAG_DAYS = 30
+# The farthest a station is chosen for a site on its own: beyond, staff choose one and say
+# why its rain stands for the site's.
+NEAREST_WITHIN_KM = 50
+
+
+def site_rain_period(site: Site) -> tuple[datetime.date, datetime.date]:
+    """The days whose rain matters for the site: its latest permit's, from the issue to
+    today (or the permit's last day, if that came first); with no permit, the last month."""
+    today = timezone.localdate()
+    permit = Permit.objects.filter(application__site=site).order_by("-issued_on", "-pk").first()
+    if permit is None:
+        return today - datetime.timedelta(days=RECORD_LAG_DAYS), today
+    return permit.issued_on, max(min(today, permit.expires_on), permit.issued_on)
+
+
+def site_unrecorded(site: Site, station_id: str) -> str:
+    """The days of the site's period, up to yesterday, for which the station has no record,
+    in words ("" when it has every one): rain on them is unknown, not dry (gap 26)."""
+    from siltfence.apps.rain.selectors import spans_text, unrecorded_spans
+
+    start, end = site_rain_period(site)
+    yesterday = timezone.localdate() - datetime.timedelta(days=1)
+    return spans_text(unrecorded_spans(station_id, start, min(end, yesterday)))
+
+
+def site_station_assign(*, site: Site) -> SiteStation | None:
+    """The nearest station to the site with a record for its period, within
+    ``NEAREST_WITHIN_KM``, unless staff pinned one (kept, distance refreshed). A station
+    with no day on record for the period is never chosen: its silence would read as no
+    rain (gap 26). With none, the site has no station yet (the daily sweep tries again),
+    and the permit page says so."""
+    from siltfence.apps.rain.selectors import stations_recorded_between
+
     latitude, longitude, _ = site_point(site)
     existing = SiteStation.objects.filter(site=site).select_related("station").first()
     if existing is not None and existing.pinned_reason:
@@ -113,10 +148,12 @@ def site_station_assign(*, site: Site) -> SiteStation:
     located = Station.objects.filter(latitude__isnull=False, longitude__isnull=False)
     if not located.exists():
         stations_sync()
-    rows = list(located)
+    start, end = site_rain_period(site)
+    recording = stations_recorded_between(start - datetime.timedelta(days=RECORD_LAG_DAYS), end)
+    rows = list(located.filter(pk__in=recording))
     found = nearest(latitude, longitude, [_core_station(s) for s in rows])
-    if found is None:
-        raise ActionRefused("station: no rain station is known", field="station")
+    if found is None or found[1] > NEAREST_WITHIN_KM:
+        return None
     station, distance = found
     link, _ = SiteStation.objects.update_or_create(
         site=site,
@@ -175,8 +212,9 @@ def site_station_pin(*, site: Site, staff: Any, station_id: str, reason: str) ->
     return link
 
 
-def site_station_unpin(*, site: Site, staff: Any) -> SiteStation:
-    """Staff go back to the nearest station for a site."""
+def site_station_unpin(*, site: Site, staff: Any) -> SiteStation | None:
+    """Staff go back to the nearest station for a site (none, if no station has a record
+    for the site's period)."""
     from siltfence.apps.accounts.rules import is_staff_of
 
     if not is_staff_of(staff, site):
@@ -185,6 +223,8 @@ def site_station_unpin(*, site: Site, staff: Any) -> SiteStation:
         before = SiteStation.objects.filter(site=site).values("station_id", "pinned_reason").first()
         SiteStation.objects.filter(site=site).update(pinned_reason="")
         link = site_station_assign(site=site)
+        if link is None:
+            SiteStation.objects.filter(site=site).delete()
         event_record(
             actor=staff,
             entity="site",
@@ -192,7 +232,11 @@ def site_station_unpin(*, site: Site, staff: Any) -> SiteStation:
             action="rain_station_nearest",
             village=site.village_id,
             before=before or {},
-            after={"station_id": link.station_id, "distance_km": round(link.distance_km, 1)},
+            after=(
+                {"station_id": None}
+                if link is None
+                else {"station_id": link.station_id, "distance_km": round(link.distance_km, 1)}
+            ),
         )
     return link
 

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q
+from django.db.models import Max, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -20,14 +20,18 @@ from siltfence.apps.accounts.rules import is_staff_of, village_ids
 from siltfence.apps.duties import charts
 from siltfence.apps.duties.models import PermitDuties, SiteStation
 from siltfence.apps.duties.services import (
+    NEAREST_WITHIN_KM,
     _due_moment,
+    site_rain_period,
     site_station_assign,
     site_station_pin,
     site_station_unpin,
+    site_unrecorded,
 )
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.models import Site
 from siltfence.apps.rain.models import RainDay, Station
+from siltfence.apps.rain.selectors import spans_text
 from siltfence.apps.web.wording import when
 from siltfence.core.ordinance.loader import load
 from siltfence.core.rain import threshold_on
@@ -94,8 +98,25 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     )
 
 
+# More days than this with no record at a station serving sites, and staff are warned.
+STALE_DAYS = 3
+
+
+def _joined(
+    spans: list[tuple[datetime.date, datetime.date]],
+) -> list[tuple[datetime.date, datetime.date]]:
+    joined: list[tuple[datetime.date, datetime.date]] = []
+    for start, end in spans:
+        if joined and joined[-1][1] + datetime.timedelta(days=1) == start:
+            joined[-1] = (joined[-1][0], end)
+        else:
+            joined.append((start, end))
+    return joined
+
+
 def _rain_charts(villages: set[str], today: datetime.date) -> list[dict[str, Any]]:
-    start = today - datetime.timedelta(days=29)
+    # The 30 days to yesterday: no station has recorded today's rain yet.
+    start = today - datetime.timedelta(days=30)
     days = [start + datetime.timedelta(days=i) for i in range(30)]
     links = SiteStation.objects.filter(site__village_id__in=villages).values_list(
         "station_id", "site__village_id"
@@ -109,6 +130,12 @@ def _rain_charts(villages: set[str], today: datetime.date) -> list[dict[str, Any
     ).values_list("station_id", "day", "tenths_mm"):
         readings.setdefault(station_id, {})[day] = tenths
     stations = {s.id: s for s in Station.objects.filter(pk__in=list(served))}
+    last_recorded = dict(
+        RainDay.objects.filter(station_id__in=list(served), tenths_mm__isnull=False)
+        .values("station_id")
+        .annotate(last=Max("day"))
+        .values_list("station_id", "last")
+    )
     result = []
     for station_id in sorted(served):
         station = stations[station_id]
@@ -122,14 +149,23 @@ def _rain_charts(villages: set[str], today: datetime.date) -> list[dict[str, Any
                     f"{float(threshold.value):g} in: {ordinance.name} {threshold.citation}",  # type: ignore[arg-type]
                 )
             )
-        amounts = [readings.get(station_id, {}).get(d, 0) / 254 for d in days]
+        recorded = readings.get(station_id, {})
+        amounts = [recorded.get(d, 0) / 254 for d in days]
+        missing = [(d, d) for d in days if d not in recorded]
+        last = last_recorded.get(station_id)
         result.append(
             {
                 "station": station,
                 "sites": SiteStation.objects.filter(station_id=station_id).count(),
                 "total": round(sum(amounts), 2),
+                "recorded": len(days) - len(missing),
+                "unrecorded": spans_text(_joined(missing)),
+                "last": last,
+                # Staff are warned once a station serving sites has no record for more
+                # than STALE_DAYS days to yesterday: its sites' rain is unknown, not dry.
+                "stale": last is None or (today - last).days > STALE_DAYS + 1,
                 "svg": charts.rain_chart(
-                    title=f"Daily rain at {station.name or station.id}, last 30 days",
+                    title=f"Daily rain at {station.name or station.id}, 30 days to yesterday",
                     days=days,
                     inches=amounts,
                     lines=lines,
@@ -196,6 +232,9 @@ def site_station(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "site": site,
             "link": link,
+            "period": site_rain_period(site),
+            "within_km": NEAREST_WITHIN_KM,
+            "unrecorded": "" if link is None else site_unrecorded(site, link.station_id),
             "stations": Station.objects.filter(latitude__isnull=False),
             "error": error,
             "can_pin": is_staff_of(request.user, site),

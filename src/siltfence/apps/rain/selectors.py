@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django.db.models import Count, Max, Min, Q
 
-from siltfence.apps.rain.models import Station
+from siltfence.apps.rain.models import RainDay, Station
 
 
 def stations_with_days() -> list[dict[str, Any]]:
@@ -20,4 +21,49 @@ def stations_with_days() -> list[dict[str, Any]]:
         )
         .order_by("id")
         .values("id", "name", "state", "days", "with_value", "first", "last")
+    )
+
+
+def recorded_days(station_id: str, start: datetime.date, end: datetime.date) -> set[datetime.date]:
+    """The days from ``start`` to ``end`` for which the station's record gives an amount
+    (zero included: a dry day on record). Any other day is unknown, never dry (gap 26)."""
+    return set(
+        RainDay.objects.filter(
+            station_id=station_id, day__gte=start, day__lte=end, tenths_mm__isnull=False
+        ).values_list("day", flat=True)
+    )
+
+
+def unrecorded_spans(
+    station_id: str, start: datetime.date, end: datetime.date
+) -> list[tuple[datetime.date, datetime.date]]:
+    """The runs of days from ``start`` to ``end`` with no amount on record at the station."""
+    if end < start:
+        return []
+    recorded = recorded_days(station_id, start, end)
+    spans: list[tuple[datetime.date, datetime.date]] = []
+    day = start
+    while day <= end:
+        if day not in recorded:
+            if spans and spans[-1][1] == day - datetime.timedelta(days=1):
+                spans[-1] = (spans[-1][0], day)
+            else:
+                spans.append((day, day))
+        day += datetime.timedelta(days=1)
+    return spans
+
+
+def stations_recorded_between(start: datetime.date, end: datetime.date) -> set[str]:
+    """The stations with at least one day of record from ``start`` to ``end``."""
+    return set(
+        RainDay.objects.filter(day__gte=start, day__lte=end, tenths_mm__isnull=False)
+        .values_list("station_id", flat=True)
+        .distinct()
+    )
+
+
+def spans_text(spans: list[tuple[datetime.date, datetime.date]]) -> str:
+    """'2026-09-01 to 2026-11-30, 2026-12-02' for a page or a note."""
+    return ", ".join(
+        a.isoformat() if a == b else f"{a.isoformat()} to {b.isoformat()}" for a, b in spans
     )

@@ -79,5 +79,12 @@ def permittee_duties(context: Any, permit: Any, duties: list[dict[str, Any]]) ->
         "is_permittee": bool(user and permit.application.applicant_id == user.pk),
         "authority": ordinance.authority_title,
         "station": station,
+        "unrecorded": "" if station is None else _unrecorded(site, station.station_id),
         "ordinance": ordinance,
     }
+
+
+def _unrecorded(site: Any, station_id: str) -> str:
+    from siltfence.apps.duties.services import site_unrecorded
+
+    return site_unrecorded(site, station_id)
