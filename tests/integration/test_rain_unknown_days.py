@@ -1,7 +1,8 @@
 """A day that no station recorded is unknown, not dry (gap 26; issue: the law after the permit).
 
 A Spencer site with no drawing reads rain at the village's centre: Marshfield
-(USC00475120) is about 18 km away, Wausau (USW00014897) about 56 km. The permit is issued in July 2026; today is later.
+(USC00475120) is about 18 km away, Wausau (USW00014897) about 56 km. The permit is
+issued in July 2026; today is later.
 """
 
 from __future__ import annotations
