@@ -157,7 +157,7 @@ def test_nearest_neighbour_order_goes_to_the_closest_stop_each_time():
     assert all(round(leg, 1) == 111.2 for _, leg in order)
 
 
-def test_the_round_puts_overdue_sites_first(people):
+def test_an_inspection_clears_the_site_from_the_round_and_a_missed_month_stays_missed(people):
     late = permit_issued(
         applicant=people.applicant_a,
         staff=people.staff["spencer-wi"],
@@ -172,14 +172,27 @@ def test_the_round_puts_overdue_sites_first(people):
         filed=local(2026, 7, 1, 9),
         address="2 Due St",
     )
+    # § 413-9: at least once a month from March to October. "Late" was in force in June and
+    # never inspected: June is missed. In July both owe July's inspection.
     permit_duties_recompute(permit_ids=[late.pk, due.pk], as_of=local(2026, 7, 15, 12))
-    plan = round_plan(
-        user=people.inspector["spencer-wi"], villages={"spencer-wi"}, as_of=local(2026, 7, 15, 12)
+    inspector = people.inspector["spencer-wi"]
+    plan = round_plan(user=inspector, villages={"spencer-wi"}, as_of=local(2026, 7, 15, 12))
+    stops = {p["permit"].pk: p for p in plan}
+    assert set(stops) == {late.pk, due.pk}
+    assert [(s["duty"]["due"], s["overdue"]) for s in stops.values()] == [("2026-07-31", False)] * 2
+    assert stops[late.pk]["missed"][0]["from"] == "2026-06-01"  # June, kept on the record
+    assert stops[due.pk]["missed"] == []
+    # Inspecting "late" on July 16 meets July: it leaves the round. June stays missed.
+    record(late, inspector, at="2026-07-16T10:00")
+    permit_duties_recompute(permit_ids=[late.pk], as_of=local(2026, 7, 17, 12))
+    plan = round_plan(user=inspector, villages={"spencer-wi"}, as_of=local(2026, 7, 17, 12))
+    assert [p["permit"].pk for p in plan] == [due.pk]
+    june = next(
+        d
+        for d in PermitDuties.objects.get(permit=late).duties
+        if d["kind"] == "municipal_inspection" and d["period"]["from"] == "2026-06-01"
     )
-    assert [(p["permit"].pk, p["overdue"], p["duty"]["due"]) for p in plan] == [
-        (late.pk, True, "2026-06-30"),
-        (due.pk, False, "2026-07-31"),
-    ]
+    assert june["status"] == "overdue"
 
 
 @settings(

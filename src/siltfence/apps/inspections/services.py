@@ -317,7 +317,9 @@ def nearest_neighbour_order(
 def round_plan(*, user: Any, villages: set[str], as_of: datetime.datetime) -> list[dict[str, Any]]:
     """The permits whose village inspection is owed in the period running at ``as_of``,
     overdue ones first, each group in nearest-neighbour driving order from the village's
-    centre."""
+    centre. A site inspected as often as the period needs leaves the round; a period that
+    ended without it stays on the record as missed, and is named on the stop, but does not
+    put the site at the top of every later round."""
     from siltfence.apps.duties.models import PermitDuties, SiteStation
 
     states = (
@@ -330,13 +332,15 @@ def round_plan(*, user: Any, villages: set[str], as_of: datetime.datetime) -> li
         for s in SiteStation.objects.filter(site__village_id__in=villages)
     }
     rows = []
+    today = as_of.date().isoformat()
     for state in states:
-        owed = [
-            d for d in state.duties if d["kind"] == "municipal_inspection" and d["status"] != "met"
-        ]
+        periods = [d for d in state.duties if d["kind"] == "municipal_inspection"]
+        running = [d for d in periods if d["period"]["from"] <= today <= d["period"]["to"]]
+        owed = [d for d in running if d["status"] != "met"]
         if not owed:
             continue
-        duty = min(owed, key=lambda d: str(d["due"]))
+        duty = owed[0]
+        missed = [d for d in periods if d["status"] != "met" and d["period"]["to"] < today]
         site = state.permit.application.site
         centre = load(state.village_id).map_centre
         rows.append(
@@ -345,6 +349,7 @@ def round_plan(*, user: Any, villages: set[str], as_of: datetime.datetime) -> li
                 "site": site,
                 "duty": duty,
                 "overdue": duty["status"] == "overdue",
+                "missed": [d["period"] for d in missed],
                 "point": points.get(site.pk, centre),
                 "village": state.village_id,
                 "ordinance": load(state.village_id),
