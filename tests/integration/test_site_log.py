@@ -271,3 +271,30 @@ def test_a_nul_byte_or_odd_token_never_reaches_the_database(spencer_permit, peop
     )
     assert entry.client_token == "abc"
     assert entry.inspector == "Jo Smith"
+
+
+def test_the_log_says_which_duty_an_entry_met_and_how_late_or_that_it_met_none(
+    spencer_permit, people
+):
+    # § 413-8E(3)(g) "after each rain": the station's rain of Wednesday 2026-07-08 (0.59
+    # in) is a day's total, so it ends at midnight; the inspection is due by Thursday
+    # 07-09 (gap 3, the next day). An inspection on the 8th at 15:00 may have been made
+    # while it still rained: it meets nothing. One on Saturday 07-11 meets it, 2 days late.
+    rain_days_record(station_id=MARSHFIELD, days={datetime.date(2026, 7, 8): 150}, source="t")
+    rain_sweep(day=datetime.date(2026, 7, 8))
+    client = Client()
+    client.force_login(people.applicant_a)
+
+    def saved_message(at: str) -> str:
+        entry = log(
+            spencer_permit, people.applicant_a, "self_inspection", at, inspector="Jo", phase="g"
+        )
+        page = client.get(f"/permits/{spencer_permit.pk}/log/?saved={entry.pk}").content.decode()
+        start = page.index('data-testid="saved">')
+        return page[start : page.index("</p>", start)]
+
+    during = saved_message("2026-07-08T15:00")
+    assert "It meets no duty that is owed now" in during
+    late = saved_message("2026-07-11T09:00")
+    assert "It meets: inspect the control measures after rain, met on 2026-07-11" in late
+    assert "late by 2 days" in late

@@ -19,6 +19,7 @@ from siltfence.apps.permits.selectors import permits_visible_to
 from siltfence.apps.permits.uploads import download_name
 from siltfence.apps.sitelog.models import EntryKind, SiteLogPhoto
 from siltfence.apps.sitelog.services import MAX_PHOTOS, Photo, site_log_record
+from siltfence.apps.sitelog.templatetags.sitelog import DUTY_NAMES
 from siltfence.core.ordinance.loader import load
 
 FIELDS = ("inspector", "phase", "findings", "repairs", "measure", "area", "evidence")
@@ -71,6 +72,7 @@ def site_log(request: HttpRequest, pk: int) -> HttpResponse:
             "now": values.get("at") or now.strftime("%Y-%m-%dT%H:%M"),
             "token": uuid.uuid4().hex,
             "saved": request.GET.get("saved", ""),
+            "met": _met_by_entry(permit, request.GET.get("saved", ""), ordinance.time_zone),
             "max_photos": MAX_PHOTOS,
         },
         status=400 if error else 200,
@@ -92,3 +94,26 @@ def photo(request: HttpRequest, pk: int) -> HttpResponse:
     response["X-Content-Type-Options"] = "nosniff"
     response["Content-Security-Policy"] = "default-src 'none'; sandbox"
     return response
+
+
+def _met_by_entry(permit: Any, saved: str, zone: str) -> list[dict[str, Any]]:
+    """The duties the saved entry met, in words ("met on ..., late by 2 days"): the page
+    says so only when it did (an inspection made while the rain still fell meets none)."""
+    from siltfence.apps.permits.clocks import application_timeline
+    from siltfence.apps.web.wording import duty_words
+
+    if not saved.isdigit():
+        return []
+    entry = permit.log.filter(pk=int(saved)).first()
+    if entry is None or entry.timeline_event_id is None:
+        return []
+    ids = [e.pk for e in permit.application.timeline.all()]
+    if entry.timeline_event_id not in ids:
+        return []
+    position = ids.index(entry.timeline_event_id)
+    duties = application_timeline(permit.application).to_json()["duties"]
+    return [
+        {**duty_words(d, zone=zone), "name": DUTY_NAMES.get(d["kind"], d["kind"])}
+        for d in duties
+        if (d.get("met_by") or {}).get("index") == position
+    ]

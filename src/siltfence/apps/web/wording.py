@@ -51,13 +51,25 @@ def duty_words(duty: dict[str, Any], *, zone: str) -> dict[str, Any]:
         )
     elif duty["status"] == "met":
         how = MET_BY.get(str(met_by.get("type")), "")
-        late = ", late" if duty.get("late") else ""
+        late = f", late by {_late_by(due, str(met_by.get('at', '')))}" if duty.get("late") else ""
         state, label = "met", f"met on {met_on}{how} (due {when(due, zone)}{late})"
     elif duty["kind"] in DECISIONS:
         state, label = "running", f"due {when(due, zone)}, clock running"
     else:
         state, label = "running", f"due {when(due, zone)}"
     return {**duty, "state": state, "label": label, "met_on": met_on}
+
+
+def _late_by(due: str, met_at: str) -> str:
+    """How late a duty was met: whole days for a duty due on a day, hours for one due at
+    a time (rounded up: 25 minutes late is an hour late)."""
+    if "T" in due:
+        start = datetime.datetime.fromisoformat(due)
+        end = datetime.datetime.fromisoformat(met_at) if "T" in met_at else start
+        hours = max(1, -(-int((end - start).total_seconds()) // 3600))
+        return f"{hours} hour{'s' if hours != 1 else ''}"
+    days = (datetime.date.fromisoformat(met_at[:10]) - datetime.date.fromisoformat(due)).days
+    return f"{days} day{'s' if days != 1 else ''}"
 
 
 def local_time(moment: datetime.datetime, zone: str) -> str:
