@@ -199,3 +199,54 @@ def test_any_upload_on_the_page_is_imported_or_refused_never_a_server_error(
     assert response.status_code in (200, 400)
     if response.status_code == 400:
         assert b"usa-error-message" in response.content or b"usa-alert--error" in response.content
+
+
+@pytest.mark.django_db
+def test_rain_imported_shows_on_the_permits_at_once(client, people):
+    # A Spencer permit issued in July 2026 whose site has no station yet (no station had a
+    # record for its days). Staff import Marshfield's gauge: 0.30 + 0.50 in on 2026-07-08,
+    # 0.8 in (20.3 mm), at least half an inch. Without waiting for the morning's sweep the
+    # site reads Marshfield (18 km), the rain is on the permit, and an inspection is owed
+    # by the next day (§ 413-8E(3)(g), gap 3).
+    from sitework import local, permit_issued
+
+    from siltfence.apps.duties.models import PermitDuties, SiteStation
+    from siltfence.apps.duties.services import stations_sync
+
+    stations_sync()
+    permit = permit_issued(
+        applicant=people.applicant_a,
+        staff=people.staff["spencer-wi"],
+        village="spencer-wi",
+        filed=local(2026, 7, 1, 9),
+    )
+    assert not SiteStation.objects.filter(site=permit.application.site).exists()
+    client.force_login(people.staff["spencer-wi"])
+    gauge = SimpleUploadedFile(
+        "gauge.csv",
+        b"timestamp,rain_in\n2026-07-08T03:00,0.30\n2026-07-08T05:00,0.50\n",
+        content_type="text/csv",
+    )
+    done = client.post("/rain/import/", {"file": gauge, "station": "USC00475120"})
+    assert done.status_code == 200, done.content
+    assert (
+        "On the permits: 1 site(s) now read their rain here; 1 qualifying rain(s) written "
+        "onto 1 permit(s); 1 permit(s) now owe an inspection after rain."
+    ) in done.content.decode()
+    [rain] = [
+        d for d in PermitDuties.objects.get(permit=permit).duties if d["kind"] == "rain_inspection"
+    ]
+    assert (rain["due"], rain["rain"]["mm"]) == ("2026-07-09", 20.3)
+    # Staff see the station's rains, which meet the rule and why.
+    station_page = client.get(f"/staff/sites/{permit.application.site.pk}/rain-station/")
+    rains = station_page.content.decode()
+    assert 'data-testid="station-rains"' in rains
+    assert "2026-07-08</td>" in rains and "<strong>Yes</strong>" in rains
+    # The same file again changes nothing on the permits either.
+    again = SimpleUploadedFile(
+        "gauge.csv",
+        b"timestamp,rain_in\n2026-07-08T03:00,0.30\n2026-07-08T05:00,0.50\n",
+        content_type="text/csv",
+    )
+    repeat = client.post("/rain/import/", {"file": again, "station": "USC00475120"})
+    assert "On the permits" not in repeat.content.decode()

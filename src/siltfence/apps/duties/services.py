@@ -727,3 +727,66 @@ def daily_sweep(*, day: datetime.date, as_of: datetime.datetime | None = None) -
     run.finished_at = timezone.now()
     run.save()
     return run
+
+
+@dataclass
+class RainApplied:
+    """What newly recorded rain changed on the permits, at once."""
+
+    stations_chosen: int  # sites that had no station and now read one of these
+    rain_events: int  # qualifying rains written onto permits
+    permits: list[int]  # the permits they landed on
+    owing: int  # of those, the permits that now owe an inspection after rain
+
+    def says(self) -> str:
+        if not self.rain_events and not self.stations_chosen:
+            return "No permit in force reads rain at these stations on these days: nothing changed."
+        parts = []
+        if self.stations_chosen:
+            parts.append(f"{self.stations_chosen} site(s) now read their rain here")
+        parts.append(
+            f"{self.rain_events} qualifying rain(s) written onto {len(self.permits)} permit(s)"
+        )
+        parts.append(f"{self.owing} permit(s) now owe an inspection after rain")
+        return "; ".join(parts) + "."
+
+
+def rain_apply(
+    *, stations: Iterable[str], first: datetime.date, last: datetime.date
+) -> RainApplied:
+    """Rain just recorded at ``stations`` from ``first`` to ``last`` shows on the permits
+    without waiting for the morning's sweep: sites with no station are given one (a
+    station with a record may now qualify), every qualifying rain is written onto the
+    permits in force that read it, and their duties are recomputed."""
+    wanted = set(stations)
+    chosen = 0
+    for site in Site.objects.filter(
+        rain__isnull=True, applications__permit__status=PermitStatus.ACTIVE
+    ).distinct():
+        link = site_station_assign(site=site)
+        chosen += link is not None and link.station_id in wanted
+    earliest = (
+        Permit.objects.filter(
+            status=PermitStatus.ACTIVE, application__site__rain__station_id__in=wanted
+        )
+        .order_by("issued_on")
+        .values_list("issued_on", flat=True)
+        .first()
+    )
+    written, touched = 0, set()
+    if earliest is not None:
+        today = timezone.localdate()
+        start, day = max(first, earliest), min(last + datetime.timedelta(days=1), today)
+        # Each sweep takes the LOOKBACK_DAYS before its day: step back by that much.
+        while day >= start:
+            result = rain_sweep(day=day)
+            written += result.rain_events
+            touched.update(result.touched)
+            day -= datetime.timedelta(days=LOOKBACK_DAYS)
+    permit_duties_recompute(permit_ids=sorted(touched))
+    owing = sum(
+        1
+        for state in PermitDuties.objects.filter(permit_id__in=touched)
+        if any(d["kind"] == "rain_inspection" and d["status"] != "met" for d in state.duties)
+    )
+    return RainApplied(chosen, written, sorted(touched), owing)

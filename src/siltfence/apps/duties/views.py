@@ -20,8 +20,10 @@ from siltfence.apps.accounts.rules import is_staff_of, village_ids
 from siltfence.apps.duties import charts
 from siltfence.apps.duties.models import PermitDuties, SiteStation
 from siltfence.apps.duties.services import (
+    LOOKBACK_DAYS,
     NEAREST_WITHIN_KM,
     _due_moment,
+    rain_apply,
     site_rain_period,
     site_station_assign,
     site_station_pin,
@@ -222,6 +224,9 @@ def site_station(request: HttpRequest, pk: int) -> HttpResponse:
         except ActionRefused as exc:
             error = exc
         else:
+            # The station chosen applies at once: its rain during the permit lands now.
+            start, end = site_rain_period(site)
+            rain_apply(stations=[request.POST.get("station", "")], first=start, last=end)
             return redirect("duties:site-station", pk=site.pk)
     link = SiteStation.objects.filter(site=site).select_related("station").first()
     if link is None:
@@ -235,6 +240,7 @@ def site_station(request: HttpRequest, pk: int) -> HttpResponse:
             "period": site_rain_period(site),
             "within_km": NEAREST_WITHIN_KM,
             "unrecorded": "" if link is None else site_unrecorded(site, link.station_id),
+            "rains": [] if link is None else _station_rains(site, link.station_id),
             "stations": Station.objects.filter(latitude__isnull=False),
             "error": error,
             "can_pin": is_staff_of(request.user, site),
@@ -249,3 +255,16 @@ def unpin(request: HttpRequest, pk: int) -> HttpResponse:
     site = get_object_or_404(Site.objects.filter(village_id__in=_staff_villages(request)), pk=pk)
     site_station_unpin(site=site, staff=request.user)
     return redirect("duties:site-station", pk=site.pk)
+
+
+def _station_rains(site: Site, station_id: str) -> list[dict[str, Any]]:
+    """The station's rains over the site's period, each with whether it meets the
+    village's rule and why (the web's view of ``siltfence rain storms``), newest first."""
+    from siltfence.apps.rain.services import station_days
+    from siltfence.core.rain import storm_summaries
+
+    start, end = site_rain_period(site)
+    ordinance = load(site.village_id)
+    days = station_days(station_id, start - datetime.timedelta(days=LOOKBACK_DAYS), end)
+    found = storm_summaries(days, ordinance, start, end, ZoneInfo(ordinance.time_zone))
+    return [r for r in reversed(found) if r["mm"] > 0]

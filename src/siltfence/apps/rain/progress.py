@@ -53,5 +53,12 @@ def import_with_progress(
                 path=path, station=station, units=units, batch_size=batch_size, on_progress=report
             )
         console.print(result.says(), soft_wrap=True)
+        if result.first_changed is not None and result.last_changed is not None:
+            from siltfence.apps.duties.services import rain_apply
+
+            result.applied = rain_apply(
+                stations=list(result.stations), first=result.first_changed, last=result.last_changed
+            ).says()
+            console.print(f"On the permits: {result.applied}", soft_wrap=True)
         results.append(result)
     return results

@@ -43,6 +43,10 @@ class ImportResult:
     changed: int = 0
     unchanged: int = 0
     batches: int = 0
+    # The first and last day written (new or changed), for applying them to the permits.
+    first_changed: datetime.date | None = None
+    last_changed: datetime.date | None = None
+    applied: str = ""  # what the new rain changed on the permits, in words
 
     @property
     def days(self) -> int:
@@ -164,6 +168,8 @@ def _write(batch: list[Reading], source: str, result: ImportResult) -> None:
                 result.new += 1
             else:
                 result.changed += 1
+            result.first_changed = min(result.first_changed or reading.day, reading.day)
+            result.last_changed = max(result.last_changed or reading.day, reading.day)
             rows.append(
                 RainDay(
                     station_id=key[0],

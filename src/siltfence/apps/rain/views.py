@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods
 
 from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import village_ids
+from siltfence.apps.duties.services import rain_apply
 from siltfence.apps.rain.forms import RainImportForm
 from siltfence.apps.rain.selectors import stations_with_days
 from siltfence.apps.rain.services import rain_file_import
@@ -51,6 +52,12 @@ def import_page(request: HttpRequest) -> HttpResponse:
                             units=form.cleaned_data["units"] or None,
                         )
                         result.file = upload.name[:80]
+                        if result.first_changed is not None and result.last_changed is not None:
+                            result.applied = rain_apply(
+                                stations=list(result.stations),
+                                first=result.first_changed,
+                                last=result.last_changed,
+                            ).says()
                     except SiltfenceError as exc:
                         form.add_error(None, str(exc))
         if form.errors:
