@@ -210,3 +210,43 @@ def test_a_permit_past_its_last_day_shows_as_expired_wherever_it_is_listed(
     days = (timezone.localdate() - expired.expires_on).days
     listed = client.get("/staff/permits/").content.decode()
     assert f"Expired</strong> {days} day" in listed
+
+
+def test_the_letters_to_the_attorney_are_the_officials_and_a_retraction_is_announced(
+    client: Any, people: People
+) -> None:
+    from siltfence.apps.enforcement.models import EnforcementDocument
+
+    permit = permit_filed_on(
+        applicant=people.applicant_a,
+        village=SPENCER,
+        staff=people.staff[SPENCER],
+        filed="2026-06-01",
+        address="8 Elm St, Spencer",
+    )
+    staff = people.staff[SPENCER]
+    case = _violation(people, permit, "2026-07-01").case
+    order = s.stop_work_order_post(
+        case=case, staff=staff, at=at("2026-07-01", 10), grounds=["conditions-not-met"]
+    )
+    s.injunction_refer(case=case, staff=staff, at=at("2026-07-02", 9), note="Owner hostile.")
+    letter = EnforcementDocument.objects.get(case=case, kind="injunction_referral")
+    placard = EnforcementDocument.objects.get(case=case, kind="stop_work_placard")
+    client.force_login(people.applicant_a)  # the permittee the case is against
+    assert client.get(f"/enforcement/documents/{placard.pk}/").status_code == 200
+    assert client.get(f"/enforcement/documents/{letter.pk}/").status_code == 404
+    page = client.get(f"/enforcement/cases/{case.pk}/").content.decode()
+    assert f"/enforcement/documents/{placard.pk}/" in page
+    assert f"/enforcement/documents/{letter.pk}/" not in page
+    assert "Owner hostile." not in page
+    client.force_login(staff)
+    assert client.get(f"/enforcement/documents/{letter.pk}/").status_code == 200
+    # § 413-10D: the Building Inspector retracts the order; the feed says so as it said the
+    # order was posted.
+    s.order_retract(
+        case=case, staff=staff, at=at("2026-07-03", 9), order="stop_work_order", reason="Fixed."
+    )
+    client.logout()
+    feed = client.get("/register/feed.atom").content.decode()
+    assert f"order-{order.pk}" in feed
+    assert "Stop-work order retracted: 8 Elm St, Spencer" in feed

@@ -411,12 +411,14 @@ def register_geojson(request: HttpRequest) -> HttpResponse:
 
 
 class RegisterFeed(Feed):  # type: ignore[type-arg]
-    """New permits and orders posted, newest first (Atom)."""
+    """New permits, orders posted and orders retracted (on appeal or by the authority),
+    newest first (Atom): a reversal is announced as the order was."""
 
     feed_type = Atom1Feed
     title = "Construction site erosion control: new permits and orders"
     subtitle = (
-        "Permits issued and stop-work orders and revocations posted, from the public register."
+        "Permits issued, and stop-work orders and revocations posted or retracted, from the "
+        "public register."
     )
 
     def link(self) -> str:
@@ -440,16 +442,27 @@ class RegisterFeed(Feed):  # type: ignore[type-arg]
             )
         for action in (
             EnforcementAction.objects.filter(
-                public=True, kind__in=("stop_work_order", "revocation")
+                public=True, kind__in=("stop_work_order", "revocation", "retraction")
             )
             .select_related("case", "case__village")
             .order_by("-at", "-id")[:50]
         ):
+            title = action.get_kind_display()
+            if action.kind == "retraction":
+                what = (
+                    "Revocation"
+                    if action.details.get("order") == "revocation"
+                    else ("Stop-work order")
+                )
+                by = (
+                    f" on appeal {action.details['appeal']}" if action.details.get("appeal") else ""
+                )
+                title = f"{what} retracted{by}"
             items.append(
                 {
                     "id": f"order-{action.pk}",
-                    "title": f"{action.get_kind_display()}: {action.case.address}",
-                    "text": f"{action.case.village.name}. {action.get_kind_display()} of "
+                    "title": f"{title}: {action.case.address}",
+                    "text": f"{action.case.village.name}. {title} on "
                     f"{timezone.localtime(action.at):%Y-%m-%d %H:%M} ({action.citation}).",
                     "when": action.at,
                 }

@@ -145,6 +145,11 @@ def case_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "set_elsewhere": _outside(rule["forfeiture"]),
             "open_order": open_stop_work_order(case),
             "staff": staff,
+            "official": bool(
+                village_ids(request.user, Role.STAFF, Role.INSPECTOR, Role.APPEALS_BOARD)
+                & {case.village_id}
+            ),
+            "attorney_letters": ATTORNEY_LETTERS,
             "rule": rule,
             "now": now.strftime("%Y-%m-%dT%H:%M"),
             "today": now.date().isoformat(),
@@ -290,6 +295,12 @@ def document(request: HttpRequest, pk: int) -> HttpResponse:
     stored = get_object_or_404(
         EnforcementDocument.objects.filter(case__in=cases_visible_to(request.user)), pk=pk
     )
+    # The letters to the village's attorney carry the staff's notes to the attorney: the
+    # village's officials read them, not the party the case is against.
+    if stored.kind in ATTORNEY_LETTERS and not village_ids(
+        request.user, Role.STAFF, Role.INSPECTOR, Role.APPEALS_BOARD
+    ) & {stored.case.village_id}:
+        raise Http404
     response = FileResponse(
         stored.file.open("rb"),
         as_attachment=True,
@@ -298,6 +309,9 @@ def document(request: HttpRequest, pk: int) -> HttpResponse:
     )
     response["X-Content-Type-Options"] = "nosniff"
     return response
+
+
+ATTORNEY_LETTERS = ("cease_and_desist_referral", "injunction_referral", "prosecution_referral")
 
 
 # -- the steps ---------------------------------------------------------------------------------
