@@ -250,3 +250,16 @@ def test_the_letters_to_the_attorney_are_the_officials_and_a_retraction_is_annou
     feed = client.get("/register/feed.atom").content.decode()
     assert f"order-{order.pk}" in feed
     assert "Stop-work order retracted: 8 Elm St, Spencer" in feed
+
+
+@pytest.mark.parametrize(("village", "cite"), [(SPENCER, "§ 413-8A"), (NEW_GLARUS, "§ 135-7B")])
+def test_the_applicant_is_told_before_filing_that_filing_authorises_entry(
+    client: Any, people: People, village: str, cite: str
+) -> None:
+    from factories import make_application
+
+    draft = make_application(applicant=people.applicant_a, village=village, state="draft")
+    client.force_login(people.applicant_a)
+    page = client.get(f"/portal/applications/{draft.pk}/").content.decode()
+    assert "Filing authorises entry: By submitting an application, the applicant is" in page
+    assert f'<span class="cite">{cite}</span>' in page

@@ -86,6 +86,11 @@ def test_the_permit_states_every_condition_the_ordinance_attaches(village):
     # chapter asks that the permit itself be kept there.
     text = "\n".join(lines)
     assert "Keep this permit" not in text
+    # § 413-8A, § 135-7B: "By submitting an application, the applicant is authorizing ... to
+    # enter the site"; the permit says so, with the section.
+    cite = "§ 413-8A" if village == "spencer-wi" else "§ 135-7B"
+    assert "to enter the site to obtain information required for" in text
+    assert f"[{cite}]" in text
     assert ("Keep a copy of the control plan on the site [§ 413-8E(3)(i)]" in text) is (
         village == "spencer-wi"
     )

@@ -47,7 +47,10 @@ def permit_lines(*, ordinance: Ordinance, permit: Any, application: Any) -> list
         lines += [f"- {condition}" for condition in permit.added_conditions]
     if application.decision_reasons:
         lines += ["", f"Notes from the decision: {application.decision_reasons}"]
+    entry = ordinance.rules["permit"]["entry_by_application"]
     lines += [
+        "",
+        f"ENTRY. {entry['says']} [{entry['citation']}].",
         "",
         f"The {authority} may extend this permit one or more times for up to 180 days each "
         f"[{ordinance.rules['permit']['citation']}].",

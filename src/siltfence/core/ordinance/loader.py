@@ -266,6 +266,8 @@ RULES_SPEC = {
         "final_stabilization": {"citation": Citation, "says": str},
         # The rule that no one may commence the regulated activity without a permit.
         "required": {"citation": Citation, "says": str},
+        # Filing an application authorises the authority to enter the site for the review.
+        "entry_by_application": {"citation": Citation, "says": str},
     },
     "permit_conditions": [{"id": str, "citation": Citation, "says": str, "note?": str}],
     "duties": [
