@@ -263,3 +263,40 @@ def test_the_applicant_is_told_before_filing_that_filing_authorises_entry(
     page = client.get(f"/portal/applications/{draft.pk}/").content.decode()
     assert "Filing authorises entry: By submitting an application, the applicant is" in page
     assert f'<span class="cite">{cite}</span>' in page
+
+
+def test_new_glarus_closes_a_permit_only_once_the_work_is_completed(people: People) -> None:
+    # § 135-13: final stabilization means "all land-disturbing construction activities at
+    # the construction site have been completed" and the cover established. Spencer's
+    # chapter has no such definition, so the question is not put there.
+    glarus = permit_filed_on(
+        applicant=people.applicant_a,
+        village=NEW_GLARUS,
+        staff=people.staff[NEW_GLARUS],
+        filed="2026-06-01",
+        address="9 Sixth Ave, New Glarus",
+    )
+    with pytest.raises(ActionRefused) as refused:
+        permits.permit_close(
+            permit=glarus, staff=people.staff[NEW_GLARUS], on=timezone.localdate(), cover_percent=80
+        )
+    assert refused.value.field == "completed"
+    assert "all land-disturbing construction activities" in str(refused.value)
+    permits.permit_close(
+        permit=glarus,
+        staff=people.staff[NEW_GLARUS],
+        on=timezone.localdate(),
+        cover_percent=80,
+        activities_completed=True,
+    )
+    spencer = permit_filed_on(
+        applicant=people.applicant_a,
+        village=SPENCER,
+        staff=people.staff[SPENCER],
+        filed="2026-06-01",
+        address="10 Elm St, Spencer",
+    )
+    permits.permit_close(
+        permit=spencer, staff=people.staff[SPENCER], on=timezone.localdate(), cover_percent=80
+    )
+    assert Permit.objects.get(pk=spencer.pk).status == "closed"

@@ -164,7 +164,7 @@ SERVICE_CALLS: dict[str, Call] = {
         "permit_close",
         "staff",
         lambda w: services.permit_close(
-            permit=w.permit, staff=w.staff, on=_today(), cover_percent=85
+            permit=w.permit, staff=w.staff, on=_today(), cover_percent=85, activities_completed=True
         ),
         status=("active", "closed"),
     ),
@@ -394,7 +394,9 @@ def realistic_sequence(people: factories.People) -> None:
             amendment=amendment, staff=staff, approve=False, reasons="Keep the fence.", on=_today()
         )
         services.permit_extend(permit=permit, staff=staff, days=60, on=_today(), added_measures="x")
-        services.permit_close(permit=permit, staff=staff, on=_today(), cover_percent=90)
+        services.permit_close(
+            permit=permit, staff=staff, on=_today(), cover_percent=90, activities_completed=True
+        )
         place = Village.objects.get(pk=village)
         services.office_closure_add(
             village=place, staff=staff, day=datetime.date(2030, 3, 4), reason="flood"

@@ -481,7 +481,11 @@ class PermitLifecycle(RuleBasedStateMachine):
         cover = data.draw(st.integers(COVER_MIN[self.m.village], 100), label="cover")
         self.allowed(
             lambda: services.permit_close(
-                permit=self.permit(), staff=self.staff, on=self.today(), cover_percent=cover
+                permit=self.permit(),
+                staff=self.staff,
+                on=self.today(),
+                cover_percent=cover,
+                activities_completed=True,
             ),
             TimelineEvent=1,
             AuditEvent=1,
@@ -780,7 +784,11 @@ class PermitLifecycle(RuleBasedStateMachine):
             if m.permit == "active":
                 steps["close, dated before the issue"] = Forbidden(
                     lambda: services.permit_close(
-                        permit=self.permit(), staff=staff, on=before_issue, cover_percent=90
+                        permit=self.permit(),
+                        staff=staff,
+                        on=before_issue,
+                        cover_percent=90,
+                        activities_completed=True,
                     ),
                     "on",
                 )
@@ -794,6 +802,7 @@ class PermitLifecycle(RuleBasedStateMachine):
                         staff=staff,
                         on=self.today(),
                         cover_percent=COVER_MIN[m.village] - 1,
+                        activities_completed=True,
                     ),
                     "cover",
                     says="§ 135-13",
@@ -801,7 +810,11 @@ class PermitLifecycle(RuleBasedStateMachine):
             if m.permit != "active":
                 steps["close a permit not active"] = Forbidden(
                     lambda: services.permit_close(
-                        permit=self.permit(), staff=staff, on=self.today(), cover_percent=90
+                        permit=self.permit(),
+                        staff=staff,
+                        on=self.today(),
+                        cover_percent=90,
+                        activities_completed=True,
                     ),
                     "permit",
                 )

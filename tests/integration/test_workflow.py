@@ -195,7 +195,11 @@ def test_a_permit_issued_in_the_afternoon_is_extended_and_closed_that_same_day(v
     # Oct 28 + 30 days = Nov 27, 2026.
     assert permit.expires_on == datetime.date(2026, 11, 27)
     services.permit_close(
-        permit=permit, staff=people["bi"], on=datetime.date(2026, 5, 1), cover_percent=80
+        permit=permit,
+        staff=people["bi"],
+        on=datetime.date(2026, 5, 1),
+        cover_percent=80,
+        activities_completed=True,
     )
     assert permit.status == "closed"
     assert review_clock(application) is not None  # the timeline still reads
@@ -210,7 +214,11 @@ def test_nothing_on_a_permit_is_dated_before_its_issue(villages, people):
     for step in (
         lambda: services.permit_extend(permit=permit, staff=people["bi"], days=30, on=before),
         lambda: services.permit_close(
-            permit=permit, staff=people["bi"], on=before, cover_percent=80
+            permit=permit,
+            staff=people["bi"],
+            on=before,
+            cover_percent=80,
+            activities_completed=True,
         ),
     ):
         with pytest.raises(ActionRefused) as refused:
@@ -312,10 +320,18 @@ def test_new_glarus_closes_a_permit_only_at_70_percent_perennial_cover(villages,
     )
     with pytest.raises(ActionRefused, match="at least 70%"):
         services.permit_close(
-            permit=permit, staff=people["admin"], on=datetime.date(2026, 9, 1), cover_percent=69
+            permit=permit,
+            staff=people["admin"],
+            on=datetime.date(2026, 9, 1),
+            cover_percent=69,
+            activities_completed=True,
         )
     services.permit_close(
-        permit=permit, staff=people["admin"], on=datetime.date(2026, 9, 1), cover_percent=70
+        permit=permit,
+        staff=people["admin"],
+        on=datetime.date(2026, 9, 1),
+        cover_percent=70,
+        activities_completed=True,
     )
     assert permit.status == "closed"
 
@@ -333,6 +349,7 @@ def test_new_glarus_closes_on_equivalent_permanent_stabilization_measures(villag
         on=datetime.date(2026, 9, 1),
         cover_percent=40,
         equivalent_measures="Riprap on the slope and a paved lot in place of seeding",
+        activities_completed=True,
     )
     assert permit.status == "closed"
     assert permit.final_stabilization_measures.startswith("Riprap on the slope")
@@ -348,7 +365,11 @@ def test_closing_with_neither_cover_nor_measures_is_refused_naming_the_field(vil
     )
     with pytest.raises(ActionRefused, match=r"^cover: record the perennial cover") as refused:
         services.permit_close(
-            permit=permit, staff=people["admin"], on=datetime.date(2026, 9, 1), cover_percent=None
+            permit=permit,
+            staff=people["admin"],
+            on=datetime.date(2026, 9, 1),
+            cover_percent=None,
+            activities_completed=True,
         )
     assert refused.value.field == "cover"
     permit.refresh_from_db()
@@ -361,7 +382,11 @@ def test_a_spencer_permit_closes_with_no_cover_threshold_citing_section_413_6(vi
         application=application, staff=people["bi"], at=local(2026, 5, 4)
     )
     services.permit_close(
-        permit=permit, staff=people["bi"], on=datetime.date(2026, 9, 1), cover_percent=20
+        permit=permit,
+        staff=people["bi"],
+        on=datetime.date(2026, 9, 1),
+        cover_percent=20,
+        activities_completed=True,
     )
     assert AuditEvent.objects.filter(action="permit_close").latest("pk").citation == "§ 413-6"
 
@@ -599,7 +624,12 @@ def test_staff_close_a_new_glarus_permit_on_equivalent_measures_from_the_permit_
     assert "equivalent permanent stabilization measures" in page
     client.post(
         f"/permits/{permit.pk}/close",
-        {"cover_percent": "", "equivalent_measures": "Paved lot and riprap", "confirm": "yes"},
+        {
+            "cover_percent": "",
+            "equivalent_measures": "Paved lot and riprap",
+            "activities_completed": "on",
+            "confirm": "yes",
+        },
     )
     permit.refresh_from_db()
     assert permit.status == "closed"
@@ -640,6 +670,7 @@ def test_hostile_stabilization_measures_are_refused_and_the_permit_stays_open(
             on=datetime.date(2026, 9, 1),
             cover_percent=None,
             equivalent_measures=measures,
+            activities_completed=True,
         )
     assert refused.value.field == "measures"
     permit.refresh_from_db()

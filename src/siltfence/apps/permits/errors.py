@@ -56,3 +56,6 @@ CONDITIONS_INVALID = (
 AMENDMENT_TRIGGER = "trigger: choose one of {choices}"
 AMENDMENT_DECIDED = "amendment: this amendment was already decided ({status})"
 DATE_BEFORE_RECEIPT = "at: a decision cannot come before the application was received ({received})"
+ACTIVITIES_NOT_COMPLETED = (
+    "completed: final stabilization needs that {says} ({citation}); tick it once they have been"
+)

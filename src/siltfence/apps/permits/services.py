@@ -717,6 +717,7 @@ def permit_close(
     on: datetime.date,
     cover_percent: int | None,
     equivalent_measures: str = "",
+    activities_completed: bool = False,
 ) -> None:
     """Close the permit at final stabilization.
 
@@ -724,11 +725,21 @@ def permit_close(
     density of at least 70% of the cover ... or employment of equivalent permanent
     stabilization measures". Staff record the cover, or describe the equivalent measures;
     either closes the permit. Spencer's chapter sets no cover density (§ 413-6), so staff
-    record what they found.
+    record what they found. Where the chapter's final stabilization also needs the work
+    finished (New Glarus § 135-13: "all land-disturbing construction activities at the
+    construction site have been completed"), staff say so (``activities_completed``).
     """
     ordinance = _ordinance(permit.village_id)
     _require_staff(staff, permit, ordinance)
-    citation = ordinance.rules["permit"]["final_stabilization"]["citation"]
+    final = ordinance.rules["permit"]["final_stabilization"]
+    citation = final["citation"]
+    if "activities_completed" in final and not activities_completed:
+        raise ActionRefused(
+            errors.ACTIVITIES_NOT_COMPLETED.format(
+                says=final["activities_completed"], citation=citation
+            ),
+            field="completed",
+        )
     measures = equivalent_measures.strip()
     if cover_percent is not None and not 0 <= cover_percent <= 100:
         raise ActionRefused(errors.COVER_OUT_OF_RANGE, field="cover")

@@ -94,6 +94,10 @@ class CloseForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 2}),
         label="Or: equivalent permanent stabilization measures used (describe them)",
     )
+    activities_completed = forms.BooleanField(
+        required=False,
+        label="All land-disturbing construction activities at the site are completed",
+    )
 
 
 class SuretyForm(forms.Form):

@@ -448,6 +448,7 @@ def permit_close(request: HttpRequest, pk: int) -> HttpResponse:
             on=timezone.localdate(),
             cover_percent=cover,
             equivalent_measures=measures,
+            activities_completed=request.POST.get("activities_completed") in ("on", "true", "1"),
         ),
         "Permit closed at final stabilization.",
     )

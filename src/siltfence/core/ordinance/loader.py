@@ -263,7 +263,12 @@ RULES_SPEC = {
         # Where the authority may add conditions to a permit (New Glarus § 135-7F).
         "added_conditions?": {"citation": Citation, "says": str},
         # What final stabilization is, and where the chapter says so.
-        "final_stabilization": {"citation": Citation, "says": str},
+        "final_stabilization": {
+            "citation": Citation,
+            "says": str,
+            # Where the definition also needs the work finished, in its words.
+            "activities_completed?": str,
+        },
         # The rule that no one may commence the regulated activity without a permit.
         "required": {"citation": Citation, "says": str},
         # Filing an application authorises the authority to enter the site for the review.

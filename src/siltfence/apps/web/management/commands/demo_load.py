@@ -306,6 +306,7 @@ class Command(BaseCommand):
                         staff=officer,
                         on=_local_day(now - datetime.timedelta(days=5), village_id),
                         cover_percent=82,
+                        activities_completed=True,
                     )
             elif state == "disapproved":
                 services.application_disapprove(
