@@ -1,0 +1,196 @@
+"""Break what the law after the permit rests on, one thing at a time, and see a test fail.
+
+Each mutation below changes one comparison, filter, permission check or number, in the
+code or in an ordinance's data, runs the tests that guard it, and puts the file back. A
+mutation the tests do not catch ("survived") is a hole in the suite. Run it before saying
+a change to these parts is done:
+
+    .venv/bin/python tests/mutations.py            # all of them
+    .venv/bin/python tests/mutations.py 3 7        # some, by number
+
+It prints one line a mutation and a JSON summary, and exits 1 if any survived. It never
+leaves a file changed: each is restored even when a run is interrupted.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PYTHON = ROOT / ".venv" / "bin" / "python"
+
+
+@dataclass(frozen=True)
+class Mutation:
+    what: str
+    path: str
+    old: str
+    new: str
+    tests: tuple[str, ...]
+
+
+CASES = "tests/unit/test_timeline_cases.py"
+LAW = "tests/integration/test_after_permit_law.py"
+
+MUTATIONS = (
+    Mutation(
+        "an inspection while the rain still fell meets the duty (§ 413-8E(3)(g) 'after')",
+        "src/siltfence/core/timeline/duties.py",
+        "if inspection.at >= rain.end:",
+        "if inspection.at >= rain.start:",
+        (CASES,),
+    ),
+    Mutation(
+        "a storm is one rain however many heavy days it has (gap 20)",
+        "src/siltfence/core/timeline/rain.py",
+        "if total >= threshold_mm(piece[0].day):",
+        "if False:",
+        (CASES,),
+    ),
+    Mutation(
+        "the permit's conditions bind a site with no permit (§ 413-8E(3), § 135-7E)",
+        "src/siltfence/core/timeline/context.py",
+        'if not rule.get("condition_of_permit"):',
+        "if True:",
+        (CASES,),
+    ),
+    Mutation(
+        "a week without an inspection is not a missed duty of its own",
+        "src/siltfence/core/timeline/duties.py",
+        "            shown.append(current)  # a week with no inspection: missed\n",
+        "            pass\n",
+        ("tests/unit/timeline/test_duties.py", CASES),
+    ),
+    Mutation(
+        "compliance does not end a violation's days (§ 413-10E, § 135-11F)",
+        "src/siltfence/core/timeline/enforcement.py",
+        "if ended is not None and ended < last:",
+        "if False:",
+        ("tests/unit/timeline/test_enforcement.py",),
+    ),
+    Mutation(
+        "two violations on the same day are one offense",
+        "src/siltfence/core/timeline/model.py",
+        "return sum(v.count() for v in self.violations)",
+        "return len(self.violation_days)",
+        ("tests/unit/timeline/test_enforcement.py", CASES),
+    ),
+    Mutation(
+        "posting a New Glarus order alone opens the referral (§ 135-11C)",
+        "src/siltfence/core/timeline/enforcement.py",
+        'if violation.fields["from"] > given.day:',
+        'if violation.fields["from"] >= given.day:',
+        ("tests/unit/timeline/test_enforcement.py", CASES),
+    ),
+    Mutation(
+        "a step taken is offered again",
+        "src/siltfence/core/timeline/enforcement.py",
+        "    return bool(taken)\n",
+        "    return False\n",
+        ("tests/unit/timeline/test_enforcement.py",),
+    ),
+    Mutation(
+        "an expired permit is extended (§ 413-8E(1) 'may extend the period')",
+        "src/siltfence/core/timeline/clocks.py",
+        "    if on > expires:\n",
+        "    if False:\n",
+        (CASES, LAW),
+    ),
+    Mutation(
+        "data: New Glarus's referral no longer needs the order disobeyed",
+        "ordinances/new-glarus-wi/rules.yaml",
+        "      after_event: stop_work_order_posted\n      requires_disobedience: true\n"
+        "      citation: § 135-11C",
+        "      after_event: stop_work_order_posted\n      citation: § 135-11C",
+        (CASES,),
+    ),
+    Mutation(
+        "the register's 'active' finds expired permits",
+        "src/siltfence/apps/enforcement/register.py",
+        "permits = permits.filter(status=PermitStatus.ACTIVE, expires_on__gte=today)",
+        "permits = permits.filter(status=PermitStatus.ACTIVE)",
+        (LAW,),
+    ),
+    Mutation(
+        "the party a case is against reads the letters to the attorney",
+        "src/siltfence/apps/enforcement/views.py",
+        "if stored.kind in ATTORNEY_LETTERS and not village_ids(",
+        "if False and not village_ids(",
+        (LAW,),
+    ),
+    Mutation(
+        "a station with no record for the permit is chosen (gap 26)",
+        "src/siltfence/apps/duties/services.py",
+        "rows = list(located.filter(pk__in=recording))",
+        "rows = list(located)",
+        ("tests/integration/test_rain_unknown_days.py",),
+    ),
+    Mutation(
+        "an inspected site stays on the round",
+        "src/siltfence/apps/inspections/services.py",
+        'owed = [d for d in running if d["status"] != "met"]',
+        "owed = running",
+        ("tests/integration/test_inspections.py",),
+    ),
+    Mutation(
+        "a modified decision that lifts a revocation changes nothing",
+        "src/siltfence/apps/appeals/services.py",
+        "lifts = decision == Decision.REVERSE or (decision == Decision.MODIFY and retracts)",
+        "lifts = decision == Decision.REVERSE",
+        ("tests/integration/test_appeals.py",),
+    ),
+    Mutation(
+        "an expired permit takes the permit grounds of a stop-work order (§ 413-10A(1))",
+        "src/siltfence/apps/enforcement/services.py",
+        "    if _local_day(_ordinance(case.village_id), at) > permit.expires_on:\n        return None",
+        "    if False:\n        return None",
+        (LAW,),
+    ),
+)
+
+
+def run(number: int, mutation: Mutation) -> dict[str, object]:
+    path = ROOT / mutation.path
+    original = path.read_text(encoding="utf-8")
+    if original.count(mutation.old) != 1:
+        return {"number": number, "what": mutation.what, "result": "stale (text not found once)"}
+    started = time.monotonic()
+    try:
+        path.write_text(original.replace(mutation.old, mutation.new), encoding="utf-8")
+        done = subprocess.run(
+            [str(PYTHON), "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *mutation.tests],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+    finally:
+        path.write_text(original, encoding="utf-8")
+    result = "caught" if done.returncode == 1 else "survived" if done.returncode == 0 else "error"
+    return {
+        "number": number,
+        "what": mutation.what,
+        "result": result,
+        "seconds": round(time.monotonic() - started, 1),
+    }
+
+
+def main(argv: list[str]) -> int:
+    chosen = [int(a) for a in argv] or list(range(1, len(MUTATIONS) + 1))
+    results = []
+    for number in chosen:
+        outcome = run(number, MUTATIONS[number - 1])
+        print(f"{number:2} {outcome['result']:9} {outcome['what']}", flush=True)
+        results.append(outcome)
+    survived = [r for r in results if r["result"] != "caught"]
+    print(json.dumps({"mutations": len(results), "not_caught": survived}, indent=1))
+    return 1 if survived else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
