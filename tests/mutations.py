@@ -85,7 +85,7 @@ MUTATIONS = (
         "src/siltfence/core/timeline/enforcement.py",
         'if violation.fields["from"] > given.day:',
         'if violation.fields["from"] >= given.day:',
-        ("tests/unit/timeline/test_enforcement.py", CASES),
+        ("tests/unit/timeline/test_enforcement_readings.py", CASES),
     ),
     Mutation(
         "a step taken is offered again",
@@ -147,7 +147,8 @@ MUTATIONS = (
     Mutation(
         "an expired permit takes the permit grounds of a stop-work order (§ 413-10A(1))",
         "src/siltfence/apps/enforcement/services.py",
-        "    if _local_day(_ordinance(case.village_id), at) > permit.expires_on:\n        return None",
+        "    if _local_day(_ordinance(case.village_id), at) > permit.expires_on:\n"
+        "        return None",
         "    if False:\n        return None",
         (LAW,),
     ),

@@ -200,3 +200,19 @@ def test_spencer_forfeiture_says_costs_are_unknown_not_false():
     assert spencer["plus_costs"] is None
     # § 135-11F: "and the costs of prosecution".
     assert run("new-glarus-wi", events)["forfeiture"]["plus_costs"] is True
+
+
+def test_the_violation_that_led_to_the_order_does_not_show_it_disobeyed():
+    # New Glarus § 135-11C: the referral follows a stop-work order violated. The violation
+    # found on July 1, the day the order was posted for it, led to the order; it shows no
+    # disobedience. Revocation is open from it on the other ground of § 135-11B ("fails to
+    # comply with ... permit conditions"), recorded on a permitted site.
+    found = ev("violation", "2026-07-01", **{"from": "2026-07-01", "to": "2026-07-05"})
+    events = [ISSUED, found, ev("stop_work_order_posted", "2026-07-01T10:00")]
+    offered = actions(run("new-glarus-wi", events, as_of="2026-07-06T12:00"))
+    assert "request_cease_and_desist" not in offered
+    assert offered["revoke_permit"]["from"] == "2026-07-01"
+    # Work found going on from July 3, after the order: now the order was violated.
+    went_on = ev("violation", "2026-07-03", **{"from": "2026-07-03", "to": "2026-07-03"})
+    offered = actions(run("new-glarus-wi", [*events, went_on], as_of="2026-07-06T12:00"))
+    assert offered["request_cease_and_desist"]["from"] == "2026-07-03"
