@@ -122,6 +122,7 @@ def test_the_stop_work_placard_states_its_sections_grounds_and_how_to_appeal(vil
     assert placard_pdf(lines, title="placard").startswith(b"%PDF")
 
 
+@pytest.mark.django_db
 @pytest.mark.parametrize("village", VILLAGES)
 def test_the_notice_of_intent_names_the_work_and_when_it_may_begin(village: str) -> None:
     ordinance = load(village)
@@ -138,6 +139,27 @@ def test_the_notice_of_intent_names_the_work_and_when_it_may_begin(village: str)
         ordinance=ordinance, case=_case(village, _order(village)), action=action
     )
     _check(f"notice-of-intent-{village}.txt", lines)
+    # "plus interest at the rate authorized" (§ 413-10E, § 135-11E): with no rate set, the
+    # notice promises none (gap 24); with one in force on the notice's day, it names it.
+    text = "\n".join(lines)
+    assert "authorized no interest rate, so no interest is charged" in text
+    assert "plus interest" not in text
+    from siltfence.apps.enforcement.models import InterestRate
+    from siltfence.apps.permits.models import Village
+
+    InterestRate.objects.create(
+        village=Village.objects.get_or_create(pk=village, defaults={"name": village})[0],
+        effective_from=datetime.date(2026, 1, 1),
+        annual_percent=Decimal("5.5"),
+        authority="Village Board resolution 2026-3",
+    )
+    lines = notice_of_intent_lines(
+        ordinance=ordinance, case=_case(village, _order(village)), action=action
+    )
+    assert (
+        "plus interest at 5.5% a year (the rate authorized: Village Board resolution 2026-3)"
+        in "\n".join(lines)
+    )
 
 
 @pytest.mark.parametrize("village", VILLAGES)

@@ -173,7 +173,7 @@ def test_a_late_disapproval_is_stored_as_met_late(people, village):
     words = duty_words(stored_review_clock(application) or {}, zone="America/Chicago")
     assert words["label"] == (
         f"met on {late.isoformat()} by the disapproval "
-        f"(due {EXPECTED[village]['review'].isoformat()}, late)"
+        f"(due {EXPECTED[village]['review'].isoformat()}, late by 15 days)"
     )
 
 

@@ -250,10 +250,20 @@ def notice_of_intent_lines(*, ordinance: Ordinance, case: Any, action: Any) -> l
         if r["action"] == "certify_special_assessment"
     ]
     if certify:
-        lines.append(
-            "The costs of the work, plus interest, will be billed. "
-            f"{certify[0]['says']} [{certify[0]['citation']}]."
+        # "plus interest at the rate authorized" (§ 413-10E, § 135-11E): promised only once
+        # a rate is authorized (gap 24).
+        from siltfence.apps.enforcement.selectors import interest_rate_in_force
+
+        day = action.at.astimezone(ZoneInfo(ordinance.time_zone)).date()
+        rate = interest_rate_in_force(case.village_id, day)
+        billed = (
+            f"The costs of the work, plus interest at {rate.annual_percent.normalize():f}% a "
+            f"year (the rate authorized: {rate.authority}), will be billed."
+            if rate is not None
+            else f"The costs of the work will be billed. The {ordinance.authority_title} has "
+            "authorized no interest rate, so no interest is charged."
         )
+        lines.append(f"{billed} {certify[0]['says']} [{certify[0]['citation']}].")
     lines += ["", f"{ordinance.authority_title}, {ordinance.name}"]
     return lines
 
