@@ -135,6 +135,7 @@ def test_the_permits_list_and_the_applicant_s_list_page_and_stack(
 ):
     page = opened(browser, size, live_server.url, "clerk")
     page.goto(f"{live_server.url}/staff/permits/")
+    expect(page.get_by_role("heading", name="Permits not closed")).to_be_visible()
     fits_and_stacks(page, size)
     assert_accessible(page)
     expect(page.get_by_role("navigation", name="Pages of the permits not closed")).to_have_count(0)
@@ -155,6 +156,9 @@ def test_the_public_register_pages_and_stacks(live_server, browser, world, size)
         page.goto(f"{live_server.url}/register/?page={asked}")
         expect(page.get_by_test_id("register").locator("tbody tr")).to_have_count(2)
         fits_and_stacks(page, size)
+    # The register is policy, not a provision of the chapters, and says what it never shows.
+    expect(page.get_by_test_id("register-policy")).to_contain_text("public records law")
+    expect(page.get_by_test_id("register-policy")).to_contain_text("never a person's name")
     assert_accessible(page)
 
 
