@@ -28,6 +28,17 @@ from siltfence.apps.permits.models import Permit
 pytestmark = pytest.mark.django_db
 
 
+def _permit(people: People, village: str, address: str, filed: str = "2026-06-01") -> Permit:
+    """A permit of ``village`` whose application was filed on ``filed``."""
+    return permit_filed_on(
+        applicant=people.applicant_a,
+        village=village,
+        staff=people.staff[village],
+        filed=filed,
+        address=address,
+    )
+
+
 def _violation(people: People, permit: Any, day: str, to: str | None = None) -> Any:
     village = permit.village
     return s.violation_record(
@@ -47,13 +58,7 @@ def _violation(people: People, permit: Any, day: str, to: str | None = None) -> 
 def expired(people: People) -> Permit:
     """A Spencer permit whose last day has passed by 2026-05-01 (issued in October 2025,
     valid 180 days)."""
-    permit = permit_filed_on(
-        applicant=people.applicant_a,
-        village=SPENCER,
-        staff=people.staff[SPENCER],
-        filed="2025-10-01",
-        address="3 Elm St, Spencer",
-    )
+    permit = _permit(people, SPENCER, "3 Elm St, Spencer", filed="2025-10-01")
     assert permit.expires_on < datetime.date(2026, 5, 1)
     return permit
 
@@ -87,13 +92,7 @@ def test_work_after_a_permit_expired_takes_the_no_permit_ground(
 def test_a_permit_in_force_refuses_the_no_permit_ground_naming_the_permit(
     people: People,
 ) -> None:
-    permit = permit_filed_on(
-        applicant=people.applicant_a,
-        village=SPENCER,
-        staff=people.staff[SPENCER],
-        filed="2026-06-01",
-        address="4 Elm St, Spencer",
-    )
+    permit = _permit(people, SPENCER, "4 Elm St, Spencer", filed="2026-06-01")
     case = _violation(people, permit, "2026-07-01").case
     with pytest.raises(ActionRefused) as refused:
         s.stop_work_order_post(
@@ -107,13 +106,7 @@ def test_a_permit_in_force_refuses_the_no_permit_ground_naming_the_permit(
 def test_a_new_glarus_referral_needs_the_order_disobeyed_not_only_posted(
     people: People,
 ) -> None:
-    permit = permit_filed_on(
-        applicant=people.applicant_a,
-        village=NEW_GLARUS,
-        staff=people.staff[NEW_GLARUS],
-        filed="2026-06-01",
-        address="5 Sixth Ave, New Glarus",
-    )
+    permit = _permit(people, NEW_GLARUS, "5 Sixth Ave, New Glarus", filed="2026-06-01")
     case = _violation(people, permit, "2026-07-01", to="2026-07-01").case
     s.stop_work_order_post(
         case=case,
@@ -130,13 +123,7 @@ def test_a_new_glarus_referral_needs_the_order_disobeyed_not_only_posted(
 
 
 def test_the_forfeiture_stops_on_the_day_compliance_is_recorded(people: People) -> None:
-    permit = permit_filed_on(
-        applicant=people.applicant_a,
-        village=NEW_GLARUS,
-        staff=people.staff[NEW_GLARUS],
-        filed="2026-05-01",
-        address="6 Sixth Ave, New Glarus",
-    )
+    permit = _permit(people, NEW_GLARUS, "6 Sixth Ave, New Glarus", filed="2026-05-01")
     case = _violation(people, permit, "2026-06-07").case  # continuing: no last day
     staff = people.staff[NEW_GLARUS]
     s.stop_work_order_post(
@@ -152,13 +139,7 @@ def test_the_forfeiture_stops_on_the_day_compliance_is_recorded(people: People) 
 
 
 def test_two_violations_on_the_same_days_are_counted_each(people: People) -> None:
-    permit = permit_filed_on(
-        applicant=people.applicant_a,
-        village=NEW_GLARUS,
-        staff=people.staff[NEW_GLARUS],
-        filed="2026-05-01",
-        address="7 Sixth Ave, New Glarus",
-    )
+    permit = _permit(people, NEW_GLARUS, "7 Sixth Ave, New Glarus", filed="2026-05-01")
     case = _violation(people, permit, "2026-07-01", to="2026-07-03").case
     _violation(people, permit, "2026-07-01", to="2026-07-03")
     summary = forfeiture_summary(case, at("2026-07-10"))
@@ -217,13 +198,7 @@ def test_the_letters_to_the_attorney_are_the_officials_and_a_retraction_is_annou
 ) -> None:
     from siltfence.apps.enforcement.models import EnforcementDocument
 
-    permit = permit_filed_on(
-        applicant=people.applicant_a,
-        village=SPENCER,
-        staff=people.staff[SPENCER],
-        filed="2026-06-01",
-        address="8 Elm St, Spencer",
-    )
+    permit = _permit(people, SPENCER, "8 Elm St, Spencer", filed="2026-06-01")
     staff = people.staff[SPENCER]
     case = _violation(people, permit, "2026-07-01").case
     order = s.stop_work_order_post(
@@ -269,13 +244,7 @@ def test_new_glarus_closes_a_permit_only_once_the_work_is_completed(people: Peop
     # § 135-13: final stabilization means "all land-disturbing construction activities at
     # the construction site have been completed" and the cover established. Spencer's
     # chapter has no such definition, so the question is not put there.
-    glarus = permit_filed_on(
-        applicant=people.applicant_a,
-        village=NEW_GLARUS,
-        staff=people.staff[NEW_GLARUS],
-        filed="2026-06-01",
-        address="9 Sixth Ave, New Glarus",
-    )
+    glarus = _permit(people, NEW_GLARUS, "9 Sixth Ave, New Glarus", filed="2026-06-01")
     with pytest.raises(ActionRefused) as refused:
         permits.permit_close(
             permit=glarus, staff=people.staff[NEW_GLARUS], on=timezone.localdate(), cover_percent=80
@@ -289,13 +258,7 @@ def test_new_glarus_closes_a_permit_only_once_the_work_is_completed(people: Peop
         cover_percent=80,
         activities_completed=True,
     )
-    spencer = permit_filed_on(
-        applicant=people.applicant_a,
-        village=SPENCER,
-        staff=people.staff[SPENCER],
-        filed="2026-06-01",
-        address="10 Elm St, Spencer",
-    )
+    spencer = _permit(people, SPENCER, "10 Elm St, Spencer", filed="2026-06-01")
     permits.permit_close(
         permit=spencer, staff=people.staff[SPENCER], on=timezone.localdate(), cover_percent=80
     )
