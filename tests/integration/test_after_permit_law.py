@@ -263,3 +263,13 @@ def test_new_glarus_closes_a_permit_only_once_the_work_is_completed(people: Peop
         permit=spencer, staff=people.staff[SPENCER], on=timezone.localdate(), cover_percent=80
     )
     assert Permit.objects.get(pk=spencer.pk).status == "closed"
+
+
+def test_the_close_form_asks_about_the_work_only_where_the_chapter_does(
+    client: Any, people: People
+) -> None:
+    for village, asked in ((NEW_GLARUS, True), (SPENCER, False)):
+        permit = _permit(people, village, f"11 Main St, {village}")
+        client.force_login(people.staff[village])
+        page = client.get(f"/permits/{permit.pk}/").content.decode()
+        assert ('name="activities_completed"' in page) is asked, village

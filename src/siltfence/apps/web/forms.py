@@ -94,6 +94,12 @@ class CloseForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 2}),
         label="Or: equivalent permanent stabilization measures used (describe them)",
     )
+
+
+class CloseWhenCompletedForm(CloseForm):
+    """Closeout where the chapter's final stabilization also needs the work finished
+    (``final_stabilization.activities_completed`` in its data)."""
+
     activities_completed = forms.BooleanField(
         required=False,
         label="All land-disturbing construction activities at the site are completed",

@@ -45,6 +45,7 @@ from siltfence.apps.permits.selectors import (
 from siltfence.apps.permits.stored_clocks import stored_review_clock
 from siltfence.apps.web.forms import (
     CloseForm,
+    CloseWhenCompletedForm,
     ClosureForm,
     DecisionForm,
     ExtendForm,
@@ -395,7 +396,11 @@ def permit_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "can_manage": is_staff_of(request.user, permit),
             "is_permittee": permit.application.applicant_id == request.user.pk,
             "extend_form": blank(ExtendForm),
-            "close_form": blank(CloseForm),
+            "close_form": blank(
+                CloseWhenCompletedForm
+                if "activities_completed" in ordinance.rules["permit"]["final_stabilization"]
+                else CloseForm
+            ),
             "surety_form": blank(SuretyForm),
             "triggers": amendment_triggers(ordinance),
             "audit": _audit_for("permit", permit.pk),
