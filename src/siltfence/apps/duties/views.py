@@ -33,7 +33,7 @@ from siltfence.apps.duties.services import (
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.models import Site
 from siltfence.apps.rain.models import RainDay, Station
-from siltfence.apps.rain.selectors import spans_text
+from siltfence.apps.rain.selectors import runs, spans_text
 from siltfence.apps.web.wording import when
 from siltfence.core.ordinance.loader import load
 from siltfence.core.rain import threshold_on
@@ -104,18 +104,6 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 STALE_DAYS = 3
 
 
-def _joined(
-    spans: list[tuple[datetime.date, datetime.date]],
-) -> list[tuple[datetime.date, datetime.date]]:
-    joined: list[tuple[datetime.date, datetime.date]] = []
-    for start, end in spans:
-        if joined and joined[-1][1] + datetime.timedelta(days=1) == start:
-            joined[-1] = (joined[-1][0], end)
-        else:
-            joined.append((start, end))
-    return joined
-
-
 def _rain_charts(villages: set[str], today: datetime.date) -> list[dict[str, Any]]:
     # The 30 days to yesterday: no station has recorded today's rain yet.
     start = today - datetime.timedelta(days=30)
@@ -153,7 +141,7 @@ def _rain_charts(villages: set[str], today: datetime.date) -> list[dict[str, Any
             )
         recorded = readings.get(station_id, {})
         amounts = [recorded.get(d, 0) / 254 for d in days]
-        missing = [(d, d) for d in days if d not in recorded]
+        missing = [d for d in days if d not in recorded]
         last = last_recorded.get(station_id)
         result.append(
             {
@@ -161,7 +149,7 @@ def _rain_charts(villages: set[str], today: datetime.date) -> list[dict[str, Any
                 "sites": SiteStation.objects.filter(station_id=station_id).count(),
                 "total": round(sum(amounts), 2),
                 "recorded": len(days) - len(missing),
-                "unrecorded": spans_text(_joined(missing)),
+                "unrecorded": spans_text(runs(missing)),
                 "last": last,
                 # Staff are warned once a station serving sites has no record for more
                 # than STALE_DAYS days to yesterday: its sites' rain is unknown, not dry.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterable
 from typing import Any
 
 from django.db.models import Count, Max, Min, Q
@@ -41,15 +42,19 @@ def unrecorded_spans(
     if end < start:
         return []
     recorded = recorded_days(station_id, start, end)
+    count = (end - start).days + 1
+    days = (start + datetime.timedelta(days=i) for i in range(count))
+    return runs(d for d in days if d not in recorded)
+
+
+def runs(days: Iterable[datetime.date]) -> list[tuple[datetime.date, datetime.date]]:
+    """Days in order as runs of consecutive days, each (first, last)."""
     spans: list[tuple[datetime.date, datetime.date]] = []
-    day = start
-    while day <= end:
-        if day not in recorded:
-            if spans and spans[-1][1] == day - datetime.timedelta(days=1):
-                spans[-1] = (spans[-1][0], day)
-            else:
-                spans.append((day, day))
-        day += datetime.timedelta(days=1)
+    for day in days:
+        if spans and spans[-1][1] == day - datetime.timedelta(days=1):
+            spans[-1] = (spans[-1][0], day)
+        else:
+            spans.append((day, day))
     return spans
 
 

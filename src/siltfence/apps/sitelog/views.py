@@ -99,6 +99,8 @@ def photo(request: HttpRequest, pk: int) -> HttpResponse:
 def _met_by_entry(permit: Any, saved: str, zone: str) -> list[dict[str, Any]]:
     """The duties the saved entry met, in words ("met on ..., late by 2 days"): the page
     says so only when it did (an inspection made while the rain still fell meets none)."""
+    from django.db.models import prefetch_related_objects
+
     from siltfence.apps.permits.clocks import application_timeline
     from siltfence.apps.web.wording import duty_words
 
@@ -107,6 +109,8 @@ def _met_by_entry(permit: Any, saved: str, zone: str) -> list[dict[str, Any]]:
     entry = permit.log.filter(pk=int(saved)).first()
     if entry is None or entry.timeline_event_id is None:
         return []
+    # The timeline is read once, for the entry's position and for the duties.
+    prefetch_related_objects([permit.application], "timeline")
     ids = [e.pk for e in permit.application.timeline.all()]
     if entry.timeline_event_id not in ids:
         return []
