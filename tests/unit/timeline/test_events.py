@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -94,6 +95,35 @@ def test_a_datetime_with_an_offset_is_converted_to_local_time():
 def test_the_default_as_of_is_the_end_of_the_latest_events_day():
     result = run("spencer-wi", [ev("application_received", "2026-03-02")])
     assert result["as_of"] == "2026-03-02T23:59:59-06:00"
+
+
+@pytest.mark.parametrize(
+    "issued",
+    [
+        "2026-05-01T23:59:59.600000-05:00",
+        datetime.datetime(2026, 5, 1, 23, 59, 59, 600000, tzinfo=ZoneInfo("America/Chicago")),
+    ],
+)
+def test_an_act_in_the_last_second_of_the_latest_day_is_in_the_default_as_of(issued):
+    # The default as_of is 23:59:59 of the latest event's day; a permit issued at
+    # 23:59:59.6 that day is issued on it (moments are kept to the whole second).
+    result = run("spencer-wi", [ev("permit_issued", issued)])
+    assert result["permit"]["issued"] == "2026-05-01"
+    assert "events-after-as-of" not in {n["id"] for n in result["notes"]}
+
+
+def test_a_notice_within_the_due_second_is_on_time_and_one_a_second_later_is_late():
+    # Work began Saturday May 9 10:00 CDT; 48 hours without Sunday: due Tuesday 10:00:00.
+    def notice(at):
+        events = [
+            ev("permit_issued", "2026-05-01"),
+            ev("work_started", "2026-05-09T10:00"),
+            ev("start_notice_given", at),
+        ]
+        return next(d for d in run("spencer-wi", events)["duties"] if d["kind"] == "start_notice")
+
+    assert notice("2026-05-12T10:00:00.900-05:00")["late"] is False
+    assert notice("2026-05-12T10:00:01-05:00")["late"] is True
 
 
 def test_events_after_as_of_are_left_out_with_a_note():

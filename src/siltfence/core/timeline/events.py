@@ -200,11 +200,14 @@ def parse_moment(value: Any, path: str, zone: datetime.tzinfo) -> tuple[datetime
     """A date (YYYY-MM-DD) or a datetime (YYYY-MM-DDTHH:MM[:SS][offset], read by
     ``siltfence.core.dates``) as a local aware datetime, and whether it had a time.
 
+    Moments are kept to the whole second (a fraction is dropped): a day ends at 23:59:59,
+    and an act at 23:59:59.5 is on that day, not after it.
+
     An aware ``datetime`` object is taken as it is: the apps layer stores every event's
     moment as one and hands it over without a round trip through text (JSON, and so any
     input from outside, cannot produce one)."""
     if isinstance(value, datetime.datetime) and value.tzinfo is not None:
-        return value.astimezone(zone), True
+        return value.astimezone(zone).replace(microsecond=0), True
     try:
         read, has_time = read_date_or_datetime(value)
     except DateRefused as exc:
@@ -214,7 +217,7 @@ def parse_moment(value: Any, path: str, zone: datetime.tzinfo) -> tuple[datetime
     moment = read
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=zone)
-    return moment.astimezone(zone), True
+    return moment.astimezone(zone).replace(microsecond=0), True
 
 
 def parse_events(raw: Any, zone: datetime.tzinfo) -> list[Event]:
