@@ -11,6 +11,7 @@ import datetime
 import html
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -26,6 +27,7 @@ from siltfence.apps.permits.models import (
     DocumentKind,
     Permit,
     PlanAmendment,
+    Surety,
     Village,
 )
 
@@ -33,7 +35,14 @@ SPENCER = "spencer-wi"
 NEW_GLARUS = "new-glarus-wi"
 VILLAGES = (SPENCER, NEW_GLARUS)
 
-STATES = ("draft", "under_review", "information_requested", "approved", "disapproved")
+STATES = (
+    "draft",
+    "under_review",
+    "information_requested",
+    "awaiting_surety",
+    "approved",
+    "disapproved",
+)
 
 # Facts that need a permit in each village (a plan, not only a plan statement).
 FACTS = {
@@ -166,6 +175,10 @@ def make_application(
         )
     elif state == "approved":
         services.application_approve(application=application, staff=staff, at=step)
+    elif state == "awaiting_surety":
+        services.application_approve(
+            application=application, staff=staff, at=step, surety=Decimal("5000")
+        )
     elif state == "disapproved":
         services.application_disapprove(
             application=application,
@@ -218,6 +231,20 @@ class Spencer:
         if "amendment" not in self._made:
             self._made["amendment"] = request_amendment(self.permit, self.people.applicant_a)
         return self._made["amendment"]
+
+    @property
+    def surety(self) -> Surety:
+        if "surety" not in self._made:
+            self._made["surety"] = services.surety_record(
+                permit=self.permit,
+                staff=self.people.staff[SPENCER],
+                kind="letter_of_credit",
+                amount=Decimal("5000"),
+                issuer="Marathon County Bank",
+                reference="LC-7",
+                received_on=self.permit.issued_on,
+            )
+        return self._made["surety"]
 
     @property
     def document(self) -> Document:

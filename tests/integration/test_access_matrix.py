@@ -146,6 +146,8 @@ staff-approve             POST   review    login  403    404    did:SA 404    40
 staff-disapprove          GET    review    login  405    405    405    405    405    405
 staff-disapprove          POST   review    login  403    404    did:SA 404    403    403
 staff-fee                 GET    review    login  405    405    405    405    405    405
+staff-surety-receive      GET    await     login  405    405    405    405    405    405
+staff-surety-receive      POST   await     login  403    404    did:SA 404    403    403
 staff-fee                 POST   review    login  403    404    did:SA 404    403    403
 staff-permits             GET    -         login  403    403    200    200    200    200
 staff-permits             POST   -         login  405    405    405    405    405    405
@@ -162,6 +164,8 @@ permit-close              GET    permit    login  405    405    405    405    40
 permit-close              POST   permit    login  403    404    did:PM 404    403    403
 permit-surety             GET    permit    login  405    405    405    405    405    405
 permit-surety             POST   permit    login  403    404    did:PM 404    403    403
+permit-surety-move        GET    surety    login  405    405    405    405    405    405
+permit-surety-move        POST   surety    login  403    404    did:PM 404    403    403
 permit-amendment          GET    permit    login  405    405    405    405    405    405
 permit-amendment          POST   permit    login  did:PM 404    did:PM 404    403    403
 permit-amendment-decide   GET    amend     login  405    405    405    405    405    405
@@ -300,8 +304,12 @@ class World:
                     target, target
                 )
                 return [s.application(state).pk]
+            case "await":
+                return [s.application("awaiting_surety").pk]
             case "permit":
                 return [s.permit.pk]
+            case "surety":
+                return [s.permit.pk, s.surety.pk]
             case "amend":
                 return [s.permit.pk, s.amendment.pk]
             case "doc":
@@ -414,6 +422,18 @@ def request_for(row: Row, role: str) -> tuple[dict[str, Any], dict[str, Any]]:
             "reference": "SB-7",
             "received_on": _today(),
         },
+        "staff-surety-receive": {
+            "kind": "surety_bond",
+            "amount": "5000",
+            "issuer": "Marathon County Bank",
+            "reference": "SB-8",
+        },
+        "permit-surety-move": {
+            "move": "draw",
+            "amount": "100",
+            "on": _today(),
+            "reason": "Fence repaired by the village",
+        },
         "permit-amendment": {"trigger": "modification", "description": "Move the stockpile."},
         "permit-amendment-decide": {"decision": "approve", "reasons": "Fine."},
         "village-closure": {"day": "2031-01-02", "reason": "boiler repair"},
@@ -504,7 +524,9 @@ def test_each_role_gets_the_expected_answer_from_each_url(row, role, people, spe
 # --- no existence leak, no listing leak --------------------------------------------------
 
 OBJECT_ROWS = [
-    row for row in ROWS if row.target in ("draft", "review", "info", "permit", "amend", "doc")
+    row
+    for row in ROWS
+    if row.target in ("draft", "review", "info", "await", "permit", "surety", "amend", "doc")
 ]
 
 

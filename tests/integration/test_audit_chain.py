@@ -159,6 +159,7 @@ SERVICE_CALLS: dict[str, Call] = {
         "permit_extend",
         "staff",
         lambda w: services.permit_extend(permit=w.permit, staff=w.staff, days=30, on=_today()),
+        also=("extension_letter_generate", "permit_generate"),
     ),
     "permit_close": Call(
         "permit_close",
@@ -167,6 +168,7 @@ SERVICE_CALLS: dict[str, Call] = {
             permit=w.permit, staff=w.staff, on=_today(), cover_percent=85, activities_completed=True
         ),
         status=("active", "closed"),
+        also=("closeout_letter_generate",),
     ),
     "surety_record": Call(
         "surety_record",
@@ -180,6 +182,38 @@ SERVICE_CALLS: dict[str, Call] = {
             reference="SB-1",
             received_on=_today(),
         ),
+    ),
+    "surety_receive": Call(
+        "surety_receive",
+        "staff",
+        lambda w: services.surety_receive(
+            application=w.app("awaiting_surety"),
+            staff=w.staff,
+            kind="letter_of_credit",
+            amount=Decimal("5000"),
+            issuer="Marathon County Bank",
+            reference="LC-2",
+            at=_now(),
+        ),
+        status=("awaiting_surety", "approved"),
+        also=("permit_generate",),
+    ),
+    "surety_draw": Call(
+        "surety_draw",
+        "staff",
+        lambda w: services.surety_draw(
+            surety=w.spencer.surety,
+            staff=w.staff,
+            amount=Decimal("400"),
+            on=_today(),
+            reason="Village replaced the silt fence",
+        ),
+    ),
+    "surety_release": Call(
+        "surety_release",
+        "staff",
+        lambda w: services.surety_release(surety=w.spencer.surety, staff=w.staff, on=_today()),
+        also=("surety_release_letter_generate",),
     ),
     "plan_amendment_request": Call(
         "plan_amendment_request",
@@ -268,6 +302,9 @@ class World:
             "permit_extend": lambda: self.permit,
             "permit_close": lambda: self.permit,
             "surety_record": lambda: self.permit,
+            "surety_receive": lambda: self.app("awaiting_surety"),
+            "surety_draw": lambda: self.spencer.surety,
+            "surety_release": lambda: self.spencer.surety,
             "plan_amendment_request": lambda: self.permit,
             "plan_amendment_decide": lambda: self.amendment,
             "office_closure_remove": lambda: services.office_closure_add(

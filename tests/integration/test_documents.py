@@ -33,6 +33,14 @@ class _Parties:
         return SimpleNamespace(name=self.name)
 
 
+class _Rows:
+    def __init__(self, rows: list) -> None:
+        self.rows = rows
+
+    def all(self) -> list:
+        return self.rows
+
+
 def _application(
     village: str, plan: dict, requirements: list, reasons: str = ""
 ) -> SimpleNamespace:
@@ -74,6 +82,8 @@ def test_the_permit_states_every_condition_the_ordinance_attaches(village):
         issued_on=datetime.date(2026, 5, 20),
         expires_on=datetime.date(2026, 11, 16),
         added_conditions=[],
+        extensions=_Rows([]),
+        sureties=_Rows([]),
     )
     lines = permit_lines(ordinance=ordinance, permit=permit, application=application)
     _check(f"permit-{village}.txt", lines)
@@ -126,6 +136,8 @@ def test_a_new_glarus_permit_prints_the_conditions_the_administrator_added():
         issued_on=datetime.date(2026, 5, 20),
         expires_on=datetime.date(2026, 11, 16),
         added_conditions=["Sweep Second Street daily while trucks haul fill"],
+        extensions=_Rows([]),
+        sureties=_Rows([]),
     )
     lines = permit_lines(
         ordinance=ordinance, permit=permit, application=_application("new-glarus-wi", plan, [])

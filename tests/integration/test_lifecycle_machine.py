@@ -469,8 +469,9 @@ class PermitLifecycle(RuleBasedStateMachine):
                 permit=self.permit(), staff=self.staff, days=days, on=self.today()
             ),
             PermitExtension=1,
+            Document=2,  # the extension letter, and the permit with its new last day
             TimelineEvent=1,
-            AuditEvent=1,
+            AuditEvent=3,
         )
         assert self.m.expires_on is not None
         self.m.expires_on += datetime.timedelta(days=days)
@@ -487,8 +488,9 @@ class PermitLifecycle(RuleBasedStateMachine):
                 cover_percent=cover,
                 activities_completed=True,
             ),
+            Document=1,  # the closeout letter
             TimelineEvent=1,
-            AuditEvent=1,
+            AuditEvent=2,
         )
         self.m.permit = "closed"
 
@@ -618,8 +620,9 @@ class PermitLifecycle(RuleBasedStateMachine):
                 case=self.case(), staff=self.staff, at=self.at(), order=order, reason="Resolved."
             ),
             EnforcementAction=1,
+            EnforcementDocument=1,  # the retraction letter
             TimelineEvent=1,
-            AuditEvent=1,
+            AuditEvent=2,
         )
         self.retracted(order)
 
@@ -684,7 +687,9 @@ class PermitLifecycle(RuleBasedStateMachine):
         # A reversed order is retracted, and a reversed revocation gives the permit back,
         # when that very order or revocation is still in effect (§ 413-10D; § 135-11D).
         undo = decision == "reverse" and self.in_effect(order) == target
-        added = {"EnforcementAction": 1, "TimelineEvent": 1} if undo else {}
+        added = (
+            {"EnforcementAction": 1, "EnforcementDocument": 1, "TimelineEvent": 1} if undo else {}
+        )
         self.allowed(
             lambda: appeals.appeal_decide(
                 appeal=Appeal.objects.get(pk=pk),
@@ -694,7 +699,8 @@ class PermitLifecycle(RuleBasedStateMachine):
                 reasons="Heard the permittee and the inspector.",
                 modification="Ten more days to comply." if decision == "modify" else "",
             ),
-            AuditEvent=2 + int(undo),  # the decision, its document, and any retraction
+            # the decision, its document, and any retraction with its letter
+            AuditEvent=2 + 2 * int(undo),
             **added,
         )
         self.m.appeals[pk] = "decided"
@@ -897,7 +903,10 @@ class PermitLifecycle(RuleBasedStateMachine):
             assert (order.pk if order else None) == m.open_order
         for pk, status in m.appeals.items():
             assert Appeal.objects.get(pk=pk).status == status
-        kinds = list(application.documents.values_list("kind", flat=True))
+        kinds = list(
+            application.documents.filter(superseded_by=None).values_list("kind", flat=True)
+        )
+        # One permit document in force: an extension's replaces the earlier one, kept.
         assert kinds.count("permit") == (1 if m.status == "approved" else 0)
         assert kinds.count("disapproval_letter") == (1 if m.status == "disapproved" else 0)
 

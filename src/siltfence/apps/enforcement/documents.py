@@ -25,6 +25,7 @@ from siltfence.core.ordinance.model import Ordinance
 KIND_TITLES = {
     "stop_work_placard": "Stop-work order",
     "revocation": "Revocation of permit",
+    "retraction": "Retraction",
     "cease_and_desist_referral": "Cease-and-desist referral",
     "notice_of_intent": "Notice of intent",
     "invoice": "Invoice",
@@ -138,6 +139,43 @@ def revocation_lines(*, ordinance: Ordinance, case: Any, action: Any) -> list[st
     retraction = ordinance.rules["enforcement"]["retraction"]
     lines += [f"RETRACTION. {retraction['says']} [{retraction['citation']}].", ""]
     lines += [f"{ordinance.authority_title}, {ordinance.name}"]
+    return lines
+
+
+def retraction_lines(*, ordinance: Ordinance, case: Any, action: Any) -> list[str]:
+    """The letter that lifts a stop-work order or a revocation (§ 413-10D, § 135-11D)."""
+    order = action.details["order"]
+    what = "STOP-WORK ORDER" if order == "stop_work_order" else "REVOCATION OF PERMIT"
+    by = (
+        f"the {ordinance.appeals_body['title']}, deciding appeal {action.details['appeal']}"
+        if action.details.get("by") == "appeals_board"
+        else f"the {ordinance.authority_title}"
+    )
+    lines = _head(ordinance, f"RETRACTION OF {what}")
+    lines += [*_site(case), f"Retracted: {_when(action.at, ordinance.time_zone)}", ""]
+    if order == "stop_work_order":
+        lines.append(f"The stop-work order on this site is retracted by {by} [{action.citation}].")
+        lines.append("Work may resume under the permit and its approved plan.")
+    else:
+        lines.append(
+            f"The revocation of permit {action.details.get('permit', '')} is retracted by {by} "
+            f"[{action.citation}]."
+        )
+        permit = _permit(case)
+        retracted_on = action.at.astimezone(ZoneInfo(ordinance.time_zone)).date()
+        if permit is not None and permit.expires_on < retracted_on:
+            lines.append(
+                f"The permit's period ended on {_day(permit.expires_on)}: work on the site "
+                "needs a new permit."
+            )
+        elif permit is not None:
+            lines.append(
+                "The permit is in force again, with all its conditions, through "
+                f"{_day(permit.expires_on)}."
+            )
+    if action.note:
+        lines += ["", "REASONS:", action.note]
+    lines += ["", f"{ordinance.authority_title}, {ordinance.name}"]
     return lines
 
 
@@ -395,6 +433,8 @@ def lines_for(*, case: Any, action: Any, kind: str) -> list[str]:
         return placard_lines(ordinance=ordinance, case=case, action=action)
     if kind == "revocation":
         return revocation_lines(ordinance=ordinance, case=case, action=action)
+    if kind == "retraction":
+        return retraction_lines(ordinance=ordinance, case=case, action=action)
     if kind == "notice_of_intent":
         return notice_of_intent_lines(ordinance=ordinance, case=case, action=action)
     if kind == "invoice":

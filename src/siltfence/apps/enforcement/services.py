@@ -1008,6 +1008,7 @@ def _retraction(
         note=reason,
     )
     event_add(locked, type="order_retracted", at=at, fields={"order": order, "by": by})
+    _document(locked, action, "retraction")
     _audit(
         locked,
         actor=actor,

@@ -59,3 +59,24 @@ DATE_BEFORE_RECEIPT = "at: a decision cannot come before the application was rec
 ACTIVITIES_NOT_COMPLETED = (
     "completed: final stabilization needs that {says} ({citation}); tick it once they have been"
 )
+SURETY_AMOUNT = "surety: give the surety's amount in dollars, more than $0 and at most ${limit:,}"
+SURETY_NOT_ALLOWED = (
+    "surety: the {authority} may require a surety only as a condition of approval and issuance "
+    "of the permit ({citation}); this application is {status}"
+)
+SURETY_NOT_AWAITED = "application: no surety is awaited; the application is {status}"
+SURETY_SHORT = (
+    "amount: the approval required a surety of ${required:,.2f} ({citation}); ${given:,.2f} "
+    "was given"
+)
+SURETY_EXPIRES_BEFORE = (
+    "expires_on: a surety that expires on {expires} would not outlast the day it was received "
+    "({received})"
+)
+SURETY_OVER_BALANCE = "amount: ${amount:,.2f} is more than the ${balance:,.2f} left on the surety"
+SURETY_RELEASED = "surety: this surety was released in full on {on}"
+SURETY_DATE = "on: a surety cannot be drawn on or released before it was received ({received})"
+SURETY_KIND = (
+    "kind: a surety bond (surety_bond) or an irrevocable letter of credit (letter_of_credit)"
+)
+SHORT_TEXT = "{field}: required, at most {limit} characters"

@@ -8,6 +8,7 @@ that the law fixes are also constraints in the database.
 from __future__ import annotations
 
 import datetime
+from decimal import Decimal
 
 from django.conf import settings
 from django.db import models
@@ -97,6 +98,7 @@ class ApplicationStatus(models.TextChoices):
     DRAFT = "draft", "Draft"
     UNDER_REVIEW = "under_review", "Under review"
     INFORMATION_REQUESTED = "information_requested", "Information requested"
+    AWAITING_SURETY = "awaiting_surety", "Approved; permit issued when the surety is received"
     APPROVED = "approved", "Approved"
     DISAPPROVED = "disapproved", "Disapproved"
 
@@ -123,6 +125,12 @@ class Application(models.Model):
     received_at = models.DateTimeField(null=True, blank=True)
     decided_at = models.DateTimeField(null=True, blank=True)
     decision_reasons = models.TextField(blank=True)
+    # "As a condition of approval and issuance of the permit, the [authority] may require
+    # the applicant to deposit a surety bond or irrevocable letter of credit" (§ 413-8E(2),
+    # § 135-7D): the amount required at approval; the permit waits for it.
+    surety_required = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
+    # Conditions added at approval (§ 135-7F), carried to the permit when it is issued.
+    pending_conditions = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     # The decision clock as the core computes it from the events, kept here for the lists
     # (``stored_clocks``): recomputed in the transaction that writes an event moving it.
@@ -194,6 +202,10 @@ class DocumentKind(models.TextChoices):
     INFORMATION = "information", "Information requested"
     PERMIT = "permit", "Permit"
     DISAPPROVAL_LETTER = "disapproval_letter", "Disapproval letter"
+    SURETY_REQUIRED_LETTER = "surety_required_letter", "Approval subject to a surety"
+    EXTENSION_LETTER = "extension_letter", "Extension letter"
+    CLOSEOUT_LETTER = "closeout_letter", "Closeout letter"
+    SURETY_RELEASE_LETTER = "surety_release_letter", "Surety release letter"
     OTHER = "other", "Other"
 
 
@@ -209,6 +221,10 @@ class Document(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
     )
     uploaded_at = models.DateTimeField(auto_now_add=True)
+    # A permit document replaced by a later one (after an extension) is kept, marked.
+    superseded_by = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
 
     class Meta:
         ordering = ["uploaded_at"]
@@ -311,12 +327,47 @@ class Surety(models.Model):
     reference = models.CharField(max_length=100)
     received_on = models.DateField()
     released_on = models.DateField(null=True, blank=True)
+    # A letter of credit runs to a day; a bond may too.
+    expires_on = models.DateField(null=True, blank=True)
 
     class Meta:
         constraints = [models.CheckConstraint(condition=Q(amount__gt=0), name="surety_positive")]
 
     def __str__(self) -> str:
         return str(f"{self.get_kind_display()} {self.reference}")
+
+    @property
+    def balance(self) -> Decimal:
+        """What is left to draw on or release: the amount less what was drawn and released."""
+        taken = sum((m.amount for m in self.movements.all()), Decimal(0))
+        return self.amount - taken
+
+
+class SuretyMovementKind(models.TextChoices):
+    DRAW = "draw", "Drawn for the village's costs"
+    RELEASE = "release", "Released"
+
+
+class SuretyMovement(models.Model):
+    """Money drawn on a surety, or released from it (in whole or in part)."""
+
+    surety = models.ForeignKey(Surety, on_delete=models.PROTECT, related_name="movements")
+    kind = models.CharField(max_length=10, choices=SuretyMovementKind.choices)
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+    on = models.DateField()
+    reason = models.TextField(blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["on", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="surety_movement_positive")
+        ]
+
+    def __str__(self) -> str:
+        return str(f"{self.get_kind_display()} ${self.amount} on {self.on}")
 
 
 class AmendmentStatus(models.TextChoices):

@@ -29,7 +29,12 @@ def applications_for_review(user: Any) -> QuerySet[Application]:
     return (
         Application.objects.filter(
             village_id__in=village_ids(user, Role.STAFF),
-            status__in=[ApplicationStatus.UNDER_REVIEW, ApplicationStatus.INFORMATION_REQUESTED],
+            # An approval subject to a surety stays here until the surety issues the permit.
+            status__in=[
+                ApplicationStatus.UNDER_REVIEW,
+                ApplicationStatus.INFORMATION_REQUESTED,
+                ApplicationStatus.AWAITING_SURETY,
+            ],
         )
         .select_related("site", "village")
         .only(

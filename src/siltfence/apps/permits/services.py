@@ -40,6 +40,8 @@ from siltfence.apps.permits.models import (
     PlanAmendment,
     Site,
     Surety,
+    SuretyKind,
+    SuretyMovement,
     TimelineEvent,
     Village,
 )
@@ -535,6 +537,9 @@ def _added_conditions(ordinance: Ordinance, conditions: list[str]) -> list[str]:
     return cleaned
 
 
+MAX_SURETY = 10_000_000
+
+
 def application_approve(
     *,
     application: Application,
@@ -542,30 +547,48 @@ def application_approve(
     at: datetime.datetime,
     reasons: str = "",
     conditions: list[str] | None = None,
-) -> Permit:
+    surety: Decimal | None = None,
+) -> Permit | None:
     """Approve the plan and issue the permit (§ 413-8D, § 135-7C(2)), with the conditions
-    the authority adds where the chapter allows it (§ 135-7F)."""
-    from siltfence.apps.permits.clocks import permit_expiry
+    the authority adds where the chapter allows it (§ 135-7F).
 
+    With ``surety`` (an amount in dollars), the approval is subject to it: "As a condition
+    of approval and issuance of the permit, the [authority] may require the applicant to
+    deposit a surety bond or irrevocable letter of credit" (§ 413-8E(2), § 135-7D). The
+    decision is made and written now (it meets the review clock), and the permit is issued
+    by ``surety_receive`` once the surety is deposited: then None is returned."""
     ordinance = _ordinance(application.village_id)
     _require_staff(staff, application, ordinance)
     added = _added_conditions(ordinance, conditions or [])
+    if surety is not None and not Decimal(0) < surety <= MAX_SURETY:
+        raise ActionRefused(errors.SURETY_AMOUNT.format(limit=MAX_SURETY), field="surety")
     with transaction.atomic():
         locked = Application.objects.select_for_update().get(pk=application.pk)
         _decision_checks(locked, at)
         TimelineEvent.objects.create(application=locked, type="application_approved", at=at)
-        fields: dict[str, Any] = {}
-        if locked.building_permit_expires:
-            fields["building_permit_expires"] = locked.building_permit_expires.isoformat()
-        TimelineEvent.objects.create(application=locked, type="permit_issued", at=at, fields=fields)
-        permit = Permit.objects.create(
-            application=locked,
-            village_id=locked.village_id,
-            number=_number(_village_prefix(locked.village) + "-P", locked.village, Permit),
-            issued_on=timezone.localtime(at, _zone(ordinance)).date(),
-            expires_on=permit_expiry(locked),
-            added_conditions=added,
-        )
+        if surety is not None:
+            _transition(
+                locked,
+                actor=staff,
+                action="application_approve",
+                citation=ordinance.rules["permit"]["approval_citation"],
+                reason=reasons.strip(),
+                after_extra={
+                    "surety_required": str(surety),
+                    **({"added_conditions": added} if added else {}),
+                },
+                status=ApplicationStatus.AWAITING_SURETY,
+                decided_at=at,
+                decision_reasons=reasons.strip(),
+                surety_required=surety,
+                pending_conditions=added,
+            )
+            from siltfence.apps.documents.services import surety_required_document_store
+
+            surety_required_document_store(application=locked)
+            application.refresh_from_db()
+            return None
+        permit = _issue(locked, at=at, added=added, ordinance=ordinance)
         _transition(
             locked,
             actor=staff,
@@ -587,6 +610,115 @@ def application_approve(
         permit_document_store(permit=permit)
     application.refresh_from_db()
     return permit
+
+
+def _issue(
+    locked: Application, *, at: datetime.datetime, added: list[str], ordinance: Ordinance
+) -> Permit:
+    """The permit, issued at ``at``: its event, its row, its term from the core."""
+    from siltfence.apps.permits.clocks import permit_expiry
+
+    fields: dict[str, Any] = {}
+    if locked.building_permit_expires:
+        fields["building_permit_expires"] = locked.building_permit_expires.isoformat()
+    TimelineEvent.objects.create(application=locked, type="permit_issued", at=at, fields=fields)
+    return Permit.objects.create(
+        application=locked,
+        village_id=locked.village_id,
+        number=_number(_village_prefix(locked.village) + "-P", locked.village, Permit),
+        issued_on=timezone.localtime(at, _zone(ordinance)).date(),
+        expires_on=permit_expiry(locked),
+        added_conditions=added,
+    )
+
+
+def surety_receive(
+    *,
+    application: Application,
+    staff: Any,
+    kind: str,
+    amount: Decimal,
+    issuer: str,
+    reference: str,
+    at: datetime.datetime,
+    expires_on: datetime.date | None = None,
+) -> Permit:
+    """The surety the approval required is deposited: record it and issue the permit, whose
+    term runs from today (§ 413-8E(1)-(2), § 135-7D, § 135-7G)."""
+    ordinance = _ordinance(application.village_id)
+    _require_staff(staff, application, ordinance)
+    citation = ordinance.rules["permit"]["surety_citation"]
+    if kind not in SuretyKind.values:
+        raise ActionRefused(errors.SURETY_KIND, field="kind")
+    issuer, reference = _short(issuer, "issuer", 200), _short(reference, "reference", 100)
+    if not Decimal(0) < amount <= MAX_SURETY:
+        raise ActionRefused(errors.SURETY_AMOUNT.format(limit=MAX_SURETY), field="amount")
+    with transaction.atomic():
+        locked = Application.objects.select_for_update().get(pk=application.pk)
+        if locked.status != ApplicationStatus.AWAITING_SURETY or locked.surety_required is None:
+            raise ActionRefused(
+                errors.SURETY_NOT_AWAITED.format(status=locked.get_status_display().lower()),
+                field="application",
+            )
+        if amount < locked.surety_required:
+            raise ActionRefused(
+                errors.SURETY_SHORT.format(
+                    required=locked.surety_required, citation=citation, given=amount
+                ),
+                field="amount",
+            )
+        if locked.decided_at and at < locked.decided_at:
+            raise ActionRefused(
+                errors.DATE_BEFORE_RECEIPT.format(received=locked.decided_at.isoformat()),
+                field="at",
+            )
+        received_on = timezone.localtime(at, _zone(ordinance)).date()
+        if expires_on is not None and expires_on <= received_on:
+            raise ActionRefused(
+                errors.SURETY_EXPIRES_BEFORE.format(expires=expires_on, received=received_on),
+                field="expires_on",
+            )
+        permit = _issue(locked, at=at, added=list(locked.pending_conditions), ordinance=ordinance)
+        Surety.objects.create(
+            permit=permit,
+            kind=kind,
+            amount=amount,
+            issuer=issuer,
+            reference=reference,
+            received_on=received_on,
+            expires_on=expires_on,
+        )
+        _transition(
+            locked,
+            actor=staff,
+            action="surety_receive",
+            citation=citation,
+            reason="",
+            after_extra={
+                "permit": permit.number,
+                "expires_on": permit.expires_on,
+                "surety": {
+                    "kind": kind,
+                    "amount": str(amount),
+                    "issuer": issuer,
+                    "reference": reference,
+                    **({"expires_on": expires_on} if expires_on else {}),
+                },
+            },
+            status=ApplicationStatus.APPROVED,
+        )
+        from siltfence.apps.documents.services import permit_document_store
+
+        permit_document_store(permit=permit)
+    application.refresh_from_db()
+    return permit
+
+
+def _short(text: str, field: str, limit: int) -> str:
+    text = str(text).strip()
+    if not text or len(text) > limit or "\x00" in text:
+        raise ActionRefused(errors.SHORT_TEXT.format(field=field, limit=limit), field=field)
+    return text
 
 
 def application_disapprove(
@@ -703,6 +835,14 @@ def permit_extend(
             before={"expires_on": before},
             after={"expires_on": locked.expires_on, "days": days},
         )
+        # The letter and the new permit document are part of the extension.
+        from siltfence.apps.documents.services import (
+            extension_letter_store,
+            permit_document_store,
+        )
+
+        extension_letter_store(extension=extension)
+        permit_document_store(permit=locked)
     permit.refresh_from_db()
     return extension
 
@@ -812,6 +952,9 @@ def permit_close(
                 **({"equivalent_measures": measures} if measures else {}),
             },
         )
+        from siltfence.apps.documents.services import closeout_letter_store
+
+        closeout_letter_store(permit=locked)
     permit.refresh_from_db()
 
 
@@ -824,10 +967,18 @@ def surety_record(
     issuer: str,
     reference: str,
     received_on: datetime.date,
+    expires_on: datetime.date | None = None,
 ) -> Surety:
-    """Record a surety bond or letter of credit required for the permit (§ 413-8E(2), § 135-7D)."""
+    """Record a surety bond or letter of credit deposited for an issued permit (§ 413-8E(2),
+    § 135-7D): a replacement for one that expires, or one held before this program. A
+    surety required at approval is recorded by ``surety_receive``, which issues the permit."""
     ordinance = _ordinance(permit.village_id)
     _require_staff(staff, permit, ordinance)
+    if expires_on is not None and expires_on <= received_on:
+        raise ActionRefused(
+            errors.SURETY_EXPIRES_BEFORE.format(expires=expires_on, received=received_on),
+            field="expires_on",
+        )
     with transaction.atomic():
         surety = Surety.objects.create(
             permit=permit,
@@ -836,6 +987,7 @@ def surety_record(
             issuer=issuer,
             reference=reference,
             received_on=received_on,
+            expires_on=expires_on,
         )
         event_record(
             actor=staff,
@@ -847,6 +999,92 @@ def surety_record(
             after={"kind": kind, "amount": str(amount), "issuer": issuer, "reference": reference},
         )
     return surety
+
+
+def surety_draw(
+    *, surety: Surety, staff: Any, amount: Decimal, on: datetime.date, reason: str
+) -> SuretyMovement:
+    """Draw on a surety for what the village spent doing the permittee's work. The chapters
+    say only what the surety guarantees ("a good faith execution of the approved ... plan
+    and any permit conditions", § 413-8E(2), § 135-7D); how it is drawn is the bond's or
+    the letter of credit's own terms, so the draw is recorded, not computed."""
+    return _surety_move(
+        surety=surety, staff=staff, amount=amount, on=on, reason=reason, kind="draw"
+    )
+
+
+def surety_release(
+    *,
+    surety: Surety,
+    staff: Any,
+    on: datetime.date,
+    amount: Decimal | None = None,
+    reason: str = "",
+) -> SuretyMovement:
+    """Release a surety, in whole (``amount`` None: what is left) or in part, with a letter
+    to the permittee."""
+    return _surety_move(
+        surety=surety, staff=staff, amount=amount, on=on, reason=reason, kind="release"
+    )
+
+
+def _surety_move(
+    *,
+    surety: Surety,
+    staff: Any,
+    amount: Decimal | None,
+    on: datetime.date,
+    reason: str,
+    kind: str,
+) -> SuretyMovement:
+    permit = surety.permit
+    ordinance = _ordinance(permit.village_id)
+    _require_staff(staff, permit, ordinance)
+    reason = str(reason).strip()
+    if len(reason) > MAX_MEASURES_LENGTH or "\x00" in reason:
+        raise ActionRefused(
+            errors.MEASURES_TOO_LONG.format(limit=MAX_MEASURES_LENGTH), field="reason"
+        )
+    if kind == "draw" and not reason:
+        raise ActionRefused(errors.SHORT_TEXT.format(field="reason", limit=2000), field="reason")
+    with transaction.atomic():
+        locked = Surety.objects.select_for_update().get(pk=surety.pk)
+        if locked.released_on is not None:
+            raise ActionRefused(
+                errors.SURETY_RELEASED.format(on=locked.released_on), field="surety"
+            )
+        if on < locked.received_on:
+            raise ActionRefused(errors.SURETY_DATE.format(received=locked.received_on), field="on")
+        balance = locked.balance
+        taken = balance if amount is None else amount
+        if not Decimal(0) < taken <= MAX_SURETY:
+            raise ActionRefused(errors.SURETY_AMOUNT.format(limit=MAX_SURETY), field="amount")
+        if taken > balance:
+            raise ActionRefused(
+                errors.SURETY_OVER_BALANCE.format(amount=taken, balance=balance), field="amount"
+            )
+        movement = SuretyMovement.objects.create(
+            surety=locked, kind=kind, amount=taken, on=on, reason=reason, recorded_by=staff
+        )
+        if kind == "release" and taken == balance:
+            locked.released_on = on
+            locked.save(update_fields=["released_on"])
+        event_record(
+            actor=staff,
+            entity="permit",
+            entity_id=permit.pk,
+            action=f"surety_{kind}",
+            village=permit.village_id,
+            reason=reason,
+            citation=ordinance.rules["permit"]["surety_citation"],
+            before={"balance": str(balance)},
+            after={"amount": str(taken), "balance": str(balance - taken), "on": on},
+        )
+        if kind == "release":
+            from siltfence.apps.documents.services import surety_release_document_store
+
+            surety_release_document_store(movement=movement)
+    return movement
 
 
 def plan_amendment_request(

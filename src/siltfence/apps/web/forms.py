@@ -109,9 +109,42 @@ class CloseWhenCompletedForm(CloseForm):
 class SuretyForm(forms.Form):
     kind = forms.ChoiceField(choices=SuretyKind.choices)
     amount = forms.DecimalField(max_digits=12, decimal_places=2, min_value=0.01)
-    issuer = forms.CharField(max_length=200)
-    reference = forms.CharField(max_length=100)
+    issuer = forms.CharField(max_length=200, label="Issuer (surety company or bank)")
+    reference = forms.CharField(max_length=100, label="Bond or letter number")
     received_on = StrictDateField(widget=forms.DateInput(attrs={"type": "date"}))
+    expires_on = StrictDateField(
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        label="Expires on (a letter of credit's last day; leave empty if it does not expire)",
+    )
+
+
+class SuretyReceiveForm(forms.Form):
+    """The surety an approval required, deposited: the permit is issued on receipt."""
+
+    kind = forms.ChoiceField(choices=SuretyKind.choices)
+    amount = forms.DecimalField(max_digits=12, decimal_places=2, min_value=0.01)
+    issuer = forms.CharField(max_length=200, label="Issuer (surety company or bank)")
+    reference = forms.CharField(max_length=100, label="Bond or letter number")
+    expires_on = StrictDateField(
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        label="Expires on (a letter of credit's last day; leave empty if it does not expire)",
+    )
+
+
+class SuretyMoveForm(forms.Form):
+    amount = forms.DecimalField(
+        max_digits=12,
+        decimal_places=2,
+        min_value=0.01,
+        required=False,
+        label="Amount (leave empty to release all that is left)",
+    )
+    on = StrictDateField(widget=forms.DateInput(attrs={"type": "date"}), label="Date")
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}), required=False, max_length=2000, label="Reason"
+    )
 
 
 class AmendmentForm(forms.Form):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.contrib import messages
@@ -53,6 +54,8 @@ from siltfence.apps.web.forms import (
     FeeScheduleForm,
     InformationRequestForm,
     SuretyForm,
+    SuretyMoveForm,
+    SuretyReceiveForm,
     blank,
 )
 from siltfence.apps.web.paging import PAGE_SIZE, page_of, paging, pk_path
@@ -202,6 +205,7 @@ def application_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "info_form": InformationRequestForm(),
         "decision_form": DecisionForm(),
         "fee_form": FeeForm(initial={"amount": fee_due, "paid_on": today}),
+        "surety_form": blank(SuretyReceiveForm),
         "permit": getattr(application, "permit", None),
         "audit": _audit_for("application", application.pk),
     }
@@ -261,6 +265,17 @@ def approve(request: HttpRequest, pk: int) -> HttpResponse:
     reasons = request.POST.get("reasons", "")
     # One added condition per line (where the chapter allows them, § 135-7F).
     conditions = str(request.POST.get("conditions", ""))[:50_000].splitlines()
+    surety_text = str(request.POST.get("surety", "")).strip()[:40]
+    surety = None
+    if surety_text:
+        try:
+            surety = Decimal(surety_text.replace(",", "").removeprefix("$"))
+        except InvalidOperation:
+            messages.error(request, "surety: give the amount in dollars, like 5000 or 5000.00")
+            return redirect("web:staff-application", pk=pk)
+        if not surety.is_finite():
+            messages.error(request, "surety: give the amount in dollars, like 5000 or 5000.00")
+            return redirect("web:staff-application", pk=pk)
     if not _confirmed(request, "approve", "An approval issues the permit."):
         return redirect("web:staff-application", pk=pk)
     _done(
@@ -271,8 +286,29 @@ def approve(request: HttpRequest, pk: int) -> HttpResponse:
             at=timezone.now(),
             reasons=reasons,
             conditions=conditions,
+            surety=surety,
         ),
-        "Approved. The permit was issued.",
+        "Approved. The permit was issued."
+        if surety is None
+        else "Approved, subject to the surety. The permit will be issued when it is received.",
+    )
+    return redirect("web:staff-application", pk=pk)
+
+
+@login_required
+@require_POST
+def surety_receive(request: HttpRequest, pk: int) -> HttpResponse:
+    application = _staff_application(request, pk)
+    form = SuretyReceiveForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, f"surety: {form.errors.as_text()}")
+        return redirect("web:staff-application", pk=pk)
+    _done(
+        request,
+        lambda: services.surety_receive(
+            application=application, staff=request.user, at=timezone.now(), **form.cleaned_data
+        ),
+        "Surety recorded. The permit was issued.",
     )
     return redirect("web:staff-application", pk=pk)
 
@@ -354,9 +390,7 @@ def permit_detail(request: HttpRequest, pk: int) -> HttpResponse:
         .prefetch_related(
             Prefetch(
                 "application__documents",
-                queryset=Document.objects.filter(
-                    kind__in=[DocumentKind.PERMIT, DocumentKind.DISAPPROVAL_LETTER]
-                ),
+                queryset=Document.objects.filter(kind__in=LETTER_KINDS),
                 to_attr="letters",
             ),
         )
@@ -386,7 +420,7 @@ def permit_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "permit": permit,
             "extensions": list(permit.extensions.all()) if permit.with_extensions else [],
-            "sureties": list(permit.sureties.all()) if permit.with_sureties else [],
+            "sureties": _sureties(permit, today=timezone.localdate()),
             "amendments": list(permit.amendments.all()) if permit.with_amendments else [],
             "cases": (
                 list(permit.application.enforcement_cases.all()) if permit.with_cases else []
@@ -408,6 +442,49 @@ def permit_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "back_label": back_label,
         },
     )
+
+
+SURETY_WATCH_DAYS = 30
+
+
+def _sureties(permit: Any, *, today: datetime.date) -> list[Any]:
+    """The permit's sureties, each with its form and a warning when it expires within
+    ``SURETY_WATCH_DAYS`` days (or has expired) while the permit is not closed."""
+    if not permit.with_sureties:
+        return []
+    sureties = list(permit.sureties.prefetch_related("movements"))
+    for surety in sureties:
+        surety.form = SuretyMoveForm(initial={"on": today}, auto_id=f"surety{surety.pk}-%s")
+        surety.expiring = surety_expiry_warning(surety, permit, today)
+    return sureties
+
+
+def surety_expiry_warning(surety: Any, permit: Any, today: datetime.date) -> str:
+    if surety.expires_on is None or surety.released_on is not None or permit.status == "closed":
+        return ""
+    days = (surety.expires_on - today).days
+    if days < 0:
+        return (
+            f"This surety expired on {surety.expires_on:%B %-d, %Y}: ask for a replacement "
+            "or record why it is no longer needed."
+        )
+    if days <= SURETY_WATCH_DAYS:
+        return (
+            f"This surety expires on {surety.expires_on:%B %-d, %Y}, in {days} day"
+            f"{'' if days == 1 else 's'}: draw on it, or ask for its renewal, before then."
+        )
+    return ""
+
+
+# The documents the village issued on a permit's record, listed on the permit page.
+LETTER_KINDS = [
+    DocumentKind.PERMIT,
+    DocumentKind.DISAPPROVAL_LETTER,
+    DocumentKind.SURETY_REQUIRED_LETTER,
+    DocumentKind.EXTENSION_LETTER,
+    DocumentKind.CLOSEOUT_LETTER,
+    DocumentKind.SURETY_RELEASE_LETTER,
+]
 
 
 def _staff_permit(request: HttpRequest, pk: int) -> Any:
@@ -457,6 +534,50 @@ def permit_close(request: HttpRequest, pk: int) -> HttpResponse:
         ),
         "Permit closed at final stabilization.",
     )
+    return redirect("web:permit", pk=pk)
+
+
+@login_required
+@require_POST
+def surety_move(request: HttpRequest, pk: int, surety_pk: int) -> HttpResponse:
+    permit = _staff_permit(request, pk)
+    surety = get_object_or_404(Surety, pk=surety_pk, permit=permit)
+    move = request.POST.get("move")
+    if move not in ("draw", "release"):
+        messages.error(request, "move: choose to record a draw or a release")
+        return redirect("web:permit", pk=pk)
+    form = SuretyMoveForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, f"surety: {form.errors.as_text()}")
+        return redirect("web:permit", pk=pk)
+    data = form.cleaned_data
+    if move == "draw":
+        if data["amount"] is None:
+            messages.error(request, "amount: give the amount drawn")
+            return redirect("web:permit", pk=pk)
+        _done(
+            request,
+            lambda: services.surety_draw(
+                surety=surety,
+                staff=request.user,
+                amount=data["amount"],
+                on=data["on"],
+                reason=data["reason"],
+            ),
+            "Draw on the surety recorded.",
+        )
+    else:
+        _done(
+            request,
+            lambda: services.surety_release(
+                surety=surety,
+                staff=request.user,
+                amount=data["amount"],
+                on=data["on"],
+                reason=data["reason"],
+            ),
+            "Surety released. The letter was generated.",
+        )
     return redirect("web:permit", pk=pk)
 
 
@@ -666,7 +787,11 @@ def appeals_home(request: HttpRequest) -> HttpResponse:
         request,
         Application.objects.filter(
             village_id__in=villages,
-            status__in=[ApplicationStatus.APPROVED, ApplicationStatus.DISAPPROVED],
+            status__in=[
+                ApplicationStatus.APPROVED,
+                ApplicationStatus.AWAITING_SURETY,
+                ApplicationStatus.DISAPPROVED,
+            ],
         )
         .select_related("village", "site")
         .only(

@@ -99,6 +99,11 @@ urlpatterns = [
     path("staff/applications/<int:pk>/approve", staff_views.approve, name="staff-approve"),
     path("staff/applications/<int:pk>/disapprove", staff_views.disapprove, name="staff-disapprove"),
     path("staff/applications/<int:pk>/fee", staff_views.record_fee, name="staff-fee"),
+    path(
+        "staff/applications/<int:pk>/surety",
+        staff_views.surety_receive,
+        name="staff-surety-receive",
+    ),
     path("staff/permits/", staff_views.permits, name="staff-permits"),
     path("inspections/", staff_views.inspector_home, name="inspector-home"),
     path("appeals/", staff_views.appeals_home, name="appeals-home"),
@@ -106,6 +111,11 @@ urlpatterns = [
     path("permits/<int:pk>/extend", staff_views.permit_extend, name="permit-extend"),
     path("permits/<int:pk>/close", staff_views.permit_close, name="permit-close"),
     path("permits/<int:pk>/surety", staff_views.permit_surety, name="permit-surety"),
+    path(
+        "permits/<int:pk>/sureties/<int:surety_pk>",
+        staff_views.surety_move,
+        name="permit-surety-move",
+    ),
     path("permits/<int:pk>/amendments", staff_views.amendment_request, name="permit-amendment"),
     path(
         "permits/<int:pk>/amendments/<int:amendment_pk>/decide",
