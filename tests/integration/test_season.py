@@ -1581,11 +1581,6 @@ def _spencer_home_permit(v: Any, filed: str, approved: str) -> Permit:
     return permit
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the rain import counts each wet day written as a 'qualifying rain': Apr 17-18 "
-    "(one rain, gap 4) is reported as 2",
-)
 def test_the_import_counts_a_rain_of_two_days_as_one_rain(tmp_path: Any) -> None:
     v = village_people(SPENCER)
     _spencer_home_permit(v, "2025-04-01", "2025-04-07")
@@ -1595,11 +1590,6 @@ def test_the_import_counts_a_rain_of_two_days_as_one_rain(tmp_path: Any) -> None
     assert "1 qualifying rain(s) written onto 1 permit(s)" in said
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the notice of intent's PDF is made before work_from is set, so the stored notice "
-    "never says from when the village may begin the work",
-)
 def test_the_stored_notice_of_intent_says_when_the_village_may_begin_the_work() -> None:
     v = village_people(SPENCER)
     permit = _spencer_home_permit(v, "2025-05-01", "2025-05-05")
@@ -1626,11 +1616,6 @@ def test_the_stored_notice_of_intent_says_when_the_village_may_begin_the_work() 
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rain imported after a permit was closed is never written onto it, so the "
-    "inspections owed for rain while it was in force vanish from its record",
-)
 def test_rain_imported_after_the_permit_closed_still_owes_the_inspections_of_its_term(
     tmp_path: Any,
 ) -> None:

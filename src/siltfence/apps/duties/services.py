@@ -21,6 +21,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.db import connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from siltfence.apps.audit.chain import event_record
@@ -296,14 +297,17 @@ class SweepResult:
     rain_events: int
     touched: list[int]  # permit ids a rain event landed on
     queries: int = 0
+    # The qualifying rains (station, first day) with a day newly written: a rain of two wet
+    # days is one rain (gap each-rain), however many permits it landed on.
+    rains: frozenset[tuple[str, datetime.date]] = frozenset()
 
 
-def _qualifying_days(
+def _qualifying_rains(
     rows: list[RainDay], village_id: str, day: datetime.date, zone: datetime.tzinfo
-) -> list[RainDay]:
-    """The wet days of every storm in ``rows`` (one station's days, see ``_station_days``)
+) -> list[list[RainDay]]:
+    """The wet days of each storm in ``rows`` (one station's days, see ``_station_days``)
     that reaches the village's rain rule and has a day from ``day - LOOKBACK_DAYS`` to
-    ``day``."""
+    ``day``, one list a rain."""
     start = day - datetime.timedelta(days=LOOKBACK_DAYS)
     by_day = {r.day: r for r in rows if r.tenths_mm is not None}
     summaries = storm_summaries(
@@ -313,11 +317,11 @@ def _qualifying_days(
         day,
         zone,
     )
-    wanted: list[RainDay] = []
-    for storm in summaries:
-        if storm["qualifies"]:
-            wanted.extend(by_day[datetime.date.fromisoformat(d["day"])] for d in storm["days"])
-    return wanted
+    return [
+        [by_day[datetime.date.fromisoformat(d["day"])] for d in storm["days"]]
+        for storm in summaries
+        if storm["qualifies"]
+    ]
 
 
 def _station_days(stations: list[str], day: datetime.date) -> dict[str, list[RainDay]]:
@@ -331,24 +335,34 @@ def _station_days(stations: list[str], day: datetime.date) -> dict[str, list[Rai
     return rows
 
 
-def _sweep_pairs(stations: list[str]) -> list[tuple[str, str]]:
-    """The (village, station) pairs with a permit in force whose site draws its rain from
-    one of ``stations``: only there can a rain land. (Every village by every station with
-    rain grows as their product: 1,560 pairs for a county, of which 56 had a site.)"""
+def _open_on(day: datetime.date, prefix: str = "") -> Q:
+    """Permits not closed before ``day``: a rain of that day is part of their record, even
+    when it is recorded after the permit was closed (the inspections it owed were owed)."""
+    return Q(**{f"{prefix}closed_on__isnull": True}) | Q(**{f"{prefix}closed_on__gte": day})
+
+
+def _sweep_pairs(stations: list[str], day: datetime.date) -> list[tuple[str, str]]:
+    """The (village, station) pairs with a permit open in the sweep's days whose site draws
+    its rain from one of ``stations``: only there can a rain land. (Every village by every
+    station with rain grows as their product: 1,560 pairs for a county, of which 56 had a
+    site.)"""
+    start = day - datetime.timedelta(days=2 * LOOKBACK_DAYS)
     return sorted(
         set(
             SiteStation.objects.filter(
+                _open_on(start, "site__applications__permit__"),
                 station_id__in=stations,
-                site__applications__permit__status=PermitStatus.ACTIVE,
+                site__applications__permit__isnull=False,
             ).values_list("site__applications__village_id", "station_id")
         )
     )
 
 
 def rain_sweep(*, day: datetime.date) -> SweepResult:
-    """Write each qualifying rain up to ``day`` onto every active permit that draws its rain
-    from the station, once (a permit holding that station's rain of that day is left
-    alone). Returns the permits a rain landed on (to recompute)."""
+    """Write each qualifying rain up to ``day`` onto every permit open on the rain's day (in
+    force, revoked, or closed on or after it) that draws its rain from the station, once (a
+    permit holding that station's rain of that day is left alone). Returns the permits a
+    rain landed on (to recompute)."""
     wet = (
         RainDay.objects.filter(
             day__gte=day - datetime.timedelta(days=LOOKBACK_DAYS), day__lte=day, tenths_mm__gt=0
@@ -357,18 +371,22 @@ def rain_sweep(*, day: datetime.date) -> SweepResult:
         .distinct()
     )
     stations = sorted(set(wet))
-    places = _sweep_pairs(stations) if stations else []
+    places = _sweep_pairs(stations, day) if stations else []
     days = _station_days(sorted({station for _, station in places}), day) if places else {}
     touched: set[int] = set()
+    rains: set[tuple[str, datetime.date]] = set()
     written = 0
     with transaction.atomic():
         for village_id, station_id in places:
             zone = ZoneInfo(load(village_id).time_zone)
-            for rain_day in _qualifying_days(days.get(station_id, []), village_id, day, zone):
-                RainDay.objects.select_for_update().filter(pk=rain_day.pk).exists()
-                count, permits = _land(rain_day, village_id, zone)
-                written += count
-                touched.update(permits)
+            for rain in _qualifying_rains(days.get(station_id, []), village_id, day, zone):
+                for rain_day in rain:
+                    RainDay.objects.select_for_update().filter(pk=rain_day.pk).exists()
+                    count, permits = _land(rain_day, village_id, zone)
+                    written += count
+                    touched.update(permits)
+                    if count:
+                        rains.add((station_id, rain[0].day))
         if written:
             event_record(
                 actor=None,
@@ -378,11 +396,14 @@ def rain_sweep(*, day: datetime.date) -> SweepResult:
                 reason=f"qualifying rain up to {day.isoformat()} written onto permits",
                 after={"rain_events": written, "permits": len(touched)},
             )
-    return SweepResult(day=day, rain_events=written, touched=sorted(touched))
+    return SweepResult(
+        day=day, rain_events=written, touched=sorted(touched), rains=frozenset(rains)
+    )
 
 
 def _land(rain_day: RainDay, village_id: str, zone: datetime.tzinfo) -> tuple[int, list[int]]:
-    """One wet day onto every active permit of the village at its station, set-based: one
+    """One wet day onto every permit of the village at its station open that day (not
+    closed before it), set-based: one
     query finds the permits that do not yet hold this station's rain of that day, one
     writes their rain events. Both are linear in the permits, whatever their number. Call
     inside the sweep's transaction, holding the lock on the rain day (so two sweeps of the
@@ -402,13 +423,14 @@ def _land(rain_day: RainDay, village_id: str, zone: datetime.tzinfo) -> tuple[in
                FROM permits_permit p
                JOIN permits_application a ON a.id = p.application_id
                JOIN duties_sitestation s ON s.site_id = a.site_id
-               WHERE p.status = %s AND p.village_id = %s AND s.station_id = %s
+               WHERE (p.closed_on IS NULL OR p.closed_on >= %s)
+                 AND p.village_id = %s AND s.station_id = %s
                  AND p.issued_on <= %s
                  AND p.application_id NOT IN (
                      SELECT e.application_id FROM permits_timelineevent e
                      WHERE e.type = 'rain' AND e.at = %s AND {station} = %s)""",
             [
-                PermitStatus.ACTIVE,
+                rain_day.day,
                 village_id,
                 rain_day.station_id,
                 rain_day.day,
@@ -734,19 +756,17 @@ class RainApplied:
     """What newly recorded rain changed on the permits, at once."""
 
     stations_chosen: int  # sites that had no station and now read one of these
-    rain_events: int  # qualifying rains written onto permits
+    rains: int  # qualifying rains written onto permits (a rain of two wet days is one)
     permits: list[int]  # the permits they landed on
     owing: int  # of those, the permits that now owe an inspection after rain
 
     def says(self) -> str:
-        if not self.rain_events and not self.stations_chosen:
+        if not self.rains and not self.stations_chosen:
             return "No permit in force reads rain at these stations on these days: nothing changed."
         parts = []
         if self.stations_chosen:
             parts.append(f"{self.stations_chosen} site(s) now read their rain here")
-        parts.append(
-            f"{self.rain_events} qualifying rain(s) written onto {len(self.permits)} permit(s)"
-        )
+        parts.append(f"{self.rains} qualifying rain(s) written onto {len(self.permits)} permit(s)")
         parts.append(f"{self.owing} permit(s) now owe an inspection after rain")
         return "; ".join(parts) + "."
 
@@ -757,7 +777,8 @@ def rain_apply(
     """Rain just recorded at ``stations`` from ``first`` to ``last`` shows on the permits
     without waiting for the morning's sweep: sites with no station are given one (a
     station with a record may now qualify), every qualifying rain is written onto the
-    permits in force that read it, and their duties are recomputed."""
+    permits open on its day that read it (a closed permit included, when the rain fell
+    before it was closed), and their duties are recomputed."""
     wanted = set(stations)
     chosen = 0
     for site in Site.objects.filter(
@@ -766,21 +787,20 @@ def rain_apply(
         link = site_station_assign(site=site)
         chosen += link is not None and link.station_id in wanted
     earliest = (
-        Permit.objects.filter(
-            status=PermitStatus.ACTIVE, application__site__rain__station_id__in=wanted
-        )
+        Permit.objects.filter(_open_on(first), application__site__rain__station_id__in=wanted)
         .order_by("issued_on")
         .values_list("issued_on", flat=True)
         .first()
     )
-    written, touched = 0, set()
+    rains: set[tuple[str, datetime.date]] = set()
+    touched: set[int] = set()
     if earliest is not None:
         today = timezone.localdate()
         start, day = max(first, earliest), min(last + datetime.timedelta(days=1), today)
         # Each sweep takes the LOOKBACK_DAYS before its day: step back by that much.
         while day >= start:
             result = rain_sweep(day=day)
-            written += result.rain_events
+            rains |= result.rains
             touched.update(result.touched)
             day -= datetime.timedelta(days=LOOKBACK_DAYS)
     permit_duties_recompute(permit_ids=sorted(touched))
@@ -789,4 +809,4 @@ def rain_apply(
         for state in PermitDuties.objects.filter(permit_id__in=touched)
         if any(d["kind"] == "rain_inspection" and d["status"] != "met" for d in state.duties)
     )
-    return RainApplied(chosen, written, sorted(touched), owing)
+    return RainApplied(chosen, len(rains), sorted(touched), owing)

@@ -1144,9 +1144,10 @@ def notice_of_intent_issue(
             citation=allowed["citation"],
             reason=work,
         )
+        # The day the work may begin is worked out before the notice is written: it says so.
+        action.details["work_from"] = _work_from(locked, at)
+        action.save(update_fields=["details"])
         _document(locked, action, "notice_of_intent")
-    action.details["work_from"] = _work_from(locked, at)
-    action.save(update_fields=["details"])
     return action
 
 
