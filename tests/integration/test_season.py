@@ -624,6 +624,8 @@ def test_a_season_in_spencer(tmp_path: Any, client: Any) -> None:
     assert "The permit is in force again, with all its conditions, through October 18, 2025." in (
         retracted
     )
+    # Neither chapter tolls the period while the permit was revoked (§ 413-8E(1)).
+    assert "Its period is not lengthened by the time it was revoked" in retracted
     # The revocation undone, the order of 06-10 still stands: its steps are open again.
     assert steps_open(subdivision_case, at("2025-07-01", 20)) == {
         "revoke_permit": ("2025-06-21", "§ 413-10B"),

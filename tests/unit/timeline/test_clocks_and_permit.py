@@ -182,6 +182,25 @@ def test_repeated_extensions_add_to_the_expiry_in_force_and_the_rule_applies_eac
     assert new_glarus["extensions"][1].get("moved") is None
 
 
+@pytest.mark.parametrize("jurisdiction", ["spencer-wi", "new-glarus-wi"])
+@pytest.mark.parametrize(("second", "flagged"), [(90, False), (91, True)])
+def test_extensions_over_180_days_in_all_are_flagged_with_the_other_reading(
+    jurisdiction, second, flagged
+):
+    # "may extend the period one or more times for up to an additional 180 days": 90 + 90
+    # is 180 days in all, within both readings; 90 + 91 is 181, allowed only if each
+    # extension, not the total, is capped (gap extension-total).
+    events = [
+        ev("permit_issued", "2026-05-01"),
+        ev("permit_extended", "2026-10-20", days=90),
+        ev("permit_extended", "2027-01-20", days=second),
+    ]
+    result = run(jurisdiction, events)
+    # Jan 26, 2027 + 90 = Apr 26; + 91 = Apr 27.
+    assert result["permit"]["expires"] == ("2027-04-27" if flagged else "2027-04-26")
+    assert ("extension-total" in notes(result)) is flagged
+
+
 @pytest.mark.parametrize(
     ("jurisdiction", "citation"), [("spencer-wi", "§ 413-8E(1)"), ("new-glarus-wi", "§ 135-7G")]
 )

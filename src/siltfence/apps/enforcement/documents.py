@@ -169,9 +169,11 @@ def retraction_lines(*, ordinance: Ordinance, case: Any, action: Any) -> list[st
                 "needs a new permit."
             )
         elif permit is not None:
+            rule = ordinance.rules["permit"]
             lines.append(
                 "The permit is in force again, with all its conditions, through "
-                f"{_day(permit.expires_on)}."
+                f"{_day(permit.expires_on)}. Its period is not lengthened by the time it was "
+                f"revoked; the {ordinance.authority_title} may extend it [{rule['citation']}]."
             )
     if action.note:
         lines += ["", "REASONS:", action.note]

@@ -138,6 +138,10 @@ def permit_term(ctx: Context) -> Permit | None:
             )
         )
         because += f"; extended {days} days on {extension.day.isoformat()}"
+    cap = ctx.ordinance.parameter(rules["extension_max"], issue.day).value
+    if isinstance(cap, float) and sum(e.days for e in extensions) > cap:
+        # More than 180 days in all: allowed on the reading taken, not on the other one.
+        ctx.gap("extension-total")
     return Permit(
         issued=issue.day,
         expires=expires,
