@@ -142,3 +142,75 @@ def test_another_persons_feed_shows_only_what_its_owner_may_see(rained_on, peopl
     feed = calendar_feed_create(user=people.applicant_b)
     calendar = icalendar.Calendar.from_ical(Client().get(f"/calendar/{feed.token}.ics").content)
     assert list(calendar.walk("VEVENT")) == []
+
+
+@pytest.fixture
+def ending(people):
+    """A Spencer permit approved Sunday 2026-05-03: valid 180 days from the date of issuance
+    (§ 413-8E(1)), May 3 + 180 (28 to May 31, 58 Jun 30, 89 Jul 31, 120 Aug 31, 150 Sep 30,
+    180 Oct 30): through Friday 2026-10-30."""
+    permit = permit_issued(
+        applicant=people.applicant_a,
+        staff=people.staff["spencer-wi"],
+        village="spencer-wi",
+        filed=local(2026, 5, 1, 9),
+    )
+    assert permit.expires_on == datetime.date(2026, 10, 30)
+    return permit
+
+
+def _expiry_mail(people):
+    return [m for m in mail.outbox if "the permit is valid through" in m.body]
+
+
+def test_the_permittee_and_staff_are_told_thirty_days_before_the_permit_ends_once(ending, people):
+    # Sep 29 is 31 days before Oct 30: not yet, also at 03:00 UTC on Sep 30, which is still
+    # Sep 29 in Spencer (22:00 CDT).
+    reminders_send(as_of=local(2026, 9, 29, 20))
+    reminders_send(as_of=datetime.datetime(2026, 9, 30, 3, tzinfo=datetime.UTC))
+    assert _expiry_mail(people) == []
+    # Sep 30 is 30 days before: the permittee and the staff, once each.
+    reminders_send(as_of=local(2026, 9, 30, 8))
+    told = _expiry_mail(people)
+    assert sorted(m.to[0] for m in told) == sorted(
+        [people.applicant_a.email, people.staff["spencer-wi"].email]
+    )
+    body = told[0].body
+    assert "valid through Friday October 30, 2026 (30 days)" in body
+    assert "once it has ended it cannot be extended" in body and "§ 413-8E(1)" in body
+    reminders_send(as_of=local(2026, 10, 20, 8))
+    assert len(_expiry_mail(people)) == 2
+
+
+def test_an_extended_permit_is_told_again_before_its_new_last_day(ending, people):
+    from siltfence.apps.permits.services import permit_extend
+
+    reminders_send(as_of=local(2026, 10, 1, 8))
+    assert len(_expiry_mail(people)) == 2
+    # 30 more days from Oct 30: through Sunday Nov 29; told from Oct 30 on.
+    permit_extend(
+        permit=ending, staff=people.staff["spencer-wi"], days=30, on=local(2026, 10, 5, 9).date()
+    )
+    reminders_send(as_of=local(2026, 10, 29, 8))
+    assert len(_expiry_mail(people)) == 2
+    reminders_send(as_of=local(2026, 10, 30, 8))
+    new = _expiry_mail(people)[2:]
+    assert len(new) == 2 and "valid through Sunday November 29, 2026 (30 days)" in new[0].body
+
+
+def test_a_closed_permit_and_a_person_who_turned_off_reminders_are_not_told(ending, people):
+    from siltfence.apps.permits.services import permit_close
+
+    preference_set(user=people.applicant_a, due_soon=False, overdue=True, days_ahead=2)
+    reminders_send(as_of=local(2026, 10, 1, 8))
+    assert [m.to[0] for m in _expiry_mail(people)] == [people.staff["spencer-wi"].email]
+    mail.outbox.clear()
+    ReminderSent.objects.all().delete()
+    permit_close(
+        permit=ending,
+        staff=people.staff["spencer-wi"],
+        on=local(2026, 10, 2, 9).date(),
+        cover_percent=90,
+    )
+    reminders_send(as_of=local(2026, 10, 3, 8))
+    assert _expiry_mail(people) == []

@@ -89,13 +89,28 @@ def _recipients(permits: dict[int, Permit]) -> dict[int, list[tuple[Any, bool]]]
 def reminders_send(*, as_of: datetime.datetime) -> int:
     """Send the reminders due at ``as_of``; returns how many were sent."""
     horizon = as_of + datetime.timedelta(days=MAX_DAYS_AHEAD)
+    outbox: dict[int, list[str]] = defaultdict(list)
+    people: dict[int, Any] = {}
+    _duty_reminders(as_of, horizon, outbox, people)
+    _expiry_reminders(as_of, outbox, people)
+    for pk, lines in outbox.items():
+        _send(people[pk], lines)
+    return sum(len(lines) for lines in outbox.values())
+
+
+def _duty_reminders(
+    as_of: datetime.datetime,
+    horizon: datetime.datetime,
+    outbox: dict[int, list[str]],
+    people: dict[int, Any],
+) -> None:
     states = list(
         PermitDuties.objects.filter(permit__status="active").filter(
             Q(next_due__lte=horizon) | Q(overdue_count__gt=0)
         )
     )
     if not states:
-        return 0
+        return
     permits = {
         p.pk: p
         for p in Permit.objects.filter(pk__in=[s.permit_id for s in states]).select_related(
@@ -106,8 +121,6 @@ def reminders_send(*, as_of: datetime.datetime) -> int:
     stations = _stations([p.application.site_id for p in permits.values()])
     users = {u.pk for people in recipients.values() for u, _ in people}
     prefs = {p.user_id: p for p in ReminderPreference.objects.filter(user_id__in=users)}
-    outbox: dict[int, list[str]] = defaultdict(list)
-    people: dict[int, Any] = {}
     for state in states:
         permit = permits[state.permit_id]
         zone = ZoneInfo(load(permit.village_id).time_zone)
@@ -128,9 +141,69 @@ def reminders_send(*, as_of: datetime.datetime) -> int:
                     if duty["kind"] == "rain_inspection":
                         line += stations.get(permit.application.site_id, "")
                     outbox[user.pk].append(line)
-    for pk, lines in outbox.items():
-        _send(people[pk], lines)
-    return sum(len(lines) for lines in outbox.values())
+
+
+# A permit's last day is told this many days ahead: an extension must be granted while the
+# period runs (an expired permit cannot be extended, § 413-8E(1), § 135-7G), and a village
+# office may need weeks to decide one.
+EXPIRY_NOTICE_DAYS = 30
+
+
+def _local_day(as_of: datetime.datetime, village_id: str) -> datetime.date:
+    return as_of.astimezone(ZoneInfo(load(village_id).time_zone)).date()
+
+
+def _expiry_reminders(
+    as_of: datetime.datetime,
+    outbox: dict[int, list[str]],
+    people: dict[int, Any],
+) -> None:
+    """Remind the permittee and the village's staff of each permit in force whose last day
+    is within ``EXPIRY_NOTICE_DAYS``, once for each last day (an extension gives a new one)."""
+    # A day either side of as_of's date in UTC; each permit's day is then its village's.
+    near = as_of.astimezone(datetime.UTC).date()
+    found = Permit.objects.filter(
+        status="active",
+        expires_on__gte=near - datetime.timedelta(days=1),
+        expires_on__lte=near + datetime.timedelta(days=EXPIRY_NOTICE_DAYS + 1),
+    ).select_related("application__applicant", "application__site")
+    permits = {
+        p.pk: p
+        for p in found
+        if 0 <= (p.expires_on - _local_day(as_of, p.village_id)).days <= EXPIRY_NOTICE_DAYS
+    }
+    if not permits:
+        return
+    recipients = _recipients(permits)
+    users = {u.pk for group in recipients.values() for u, _ in group}
+    prefs = {p.user_id: p for p in ReminderPreference.objects.filter(user_id__in=users)}
+    for permit in permits.values():
+        ordinance = load(permit.village_id)
+        citation = ordinance.rules["permit"]["citation"]
+        days = (permit.expires_on - _local_day(as_of, permit.village_id)).days
+        notice = {
+            "kind": "permit_expiry",
+            "citation": citation,
+            "because": f"permit {permit.number} is valid through {permit.expires_on.isoformat()}",
+            "due": permit.expires_on.isoformat(),
+        }
+        for user, _ in recipients[permit.pk]:
+            pref = prefs.get(user.pk) or ReminderPreference(user=user)
+            if (
+                not pref.due_soon
+                or not user.email
+                or not _record(permit, user, notice, ReminderKind.DUE_SOON)
+            ):
+                continue
+            people[user.pk] = user
+            outbox[user.pk].append(
+                f"Permit {permit.number}, {permit.application.site.address}: the permit is "
+                f"valid through {permit.expires_on:%A %B %-d, %Y} "
+                f"({'today' if days == 0 else f'{days} day' + ('' if days == 1 else 's')}). "
+                f"The {ordinance.authority_title} may extend it while it runs; once it has "
+                "ended it cannot be extended, and land disturbing work needs a new permit "
+                f"({citation})."
+            )
 
 
 def _stations(site_ids: list[int]) -> dict[int, str]:
