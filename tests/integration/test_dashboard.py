@@ -81,3 +81,69 @@ def test_new_glarus_staff_see_none_of_spencer_s_permits(record, people):
     client.force_login(people.staff["new-glarus-wi"])
     content = client.get("/staff/dashboard/").content.decode()
     assert record.number not in content
+
+
+def test_permits_ending_and_sureties_expiring_within_30_days_are_listed(people):
+    from decimal import Decimal
+
+    from django.utils import timezone
+
+    from siltfence.apps.permits.services import permit_close, surety_record
+
+    staff = people.staff["spencer-wi"]
+    today = timezone.localdate()
+    # Approved 170 days ago: valid 180 days from issuance (§ 413-8E(1)), so 10 days left.
+    ending = permit_issued(
+        applicant=people.applicant_a,
+        staff=staff,
+        village="spencer-wi",
+        filed=timezone.now() - datetime.timedelta(days=172),
+        address="1 Ending St",
+    )
+    assert ending.expires_on == today + datetime.timedelta(days=10)
+    # Approved 100 days ago: 80 days left, not listed; its letter of credit ends in 5 days.
+    held = permit_issued(
+        applicant=people.applicant_a,
+        staff=staff,
+        village="spencer-wi",
+        filed=timezone.now() - datetime.timedelta(days=102),
+        address="2 Held St",
+    )
+    surety_record(
+        permit=held,
+        staff=staff,
+        kind="letter_of_credit",
+        amount=Decimal("8000"),
+        issuer="Marathon County Bank",
+        reference="LC-31",
+        received_on=held.issued_on,
+        expires_on=today + datetime.timedelta(days=5),
+    )
+    # Closed: its surety, expiring tomorrow, is not watched.
+    closed = permit_issued(
+        applicant=people.applicant_a,
+        staff=staff,
+        village="spencer-wi",
+        filed=timezone.now() - datetime.timedelta(days=60),
+        address="3 Closed St",
+    )
+    surety_record(
+        permit=closed,
+        staff=staff,
+        kind="surety_bond",
+        amount=Decimal("2000"),
+        issuer="Badger Surety",
+        reference="SB-9",
+        received_on=closed.issued_on,
+        expires_on=today + datetime.timedelta(days=1),
+    )
+    permit_close(permit=closed, staff=staff, on=today, cover_percent=90)
+    client = Client()
+    client.force_login(staff)
+    page = client.get("/staff/dashboard/").content.decode()
+    watch = page[page.index('data-testid="watch"') :]
+    watch = watch[: watch.index("</ul>")]
+    assert ending.number in watch and "(in 10 days)" in watch
+    assert held.number in watch and "(LC-31) expires on" in watch
+    assert "2 Held St: the permit" not in watch  # 80 days left: not listed as ending
+    assert closed.number not in watch

@@ -96,8 +96,42 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "rain": _rain_charts(villages, timezone.localdate()),
             "compliance": _compliance_chart(villages, now),
             "villages": sorted(load(v).name for v in villages),
+            **_watch(villages, timezone.localdate()),
         },
     )
+
+
+def _watch(villages: set[str], today: datetime.date) -> dict[str, Any]:
+    """Permits whose last day is within 30 days (an extension can only be granted while a
+    permit runs), and sureties that expire within 30 days, or have, on permits not closed."""
+    from siltfence.apps.permits.models import Permit, Surety
+    from siltfence.apps.permits.selectors import SURETY_WATCH_DAYS
+    from siltfence.apps.reminders.services import EXPIRY_NOTICE_DAYS
+
+    ending = (
+        Permit.objects.filter(
+            village_id__in=villages,
+            status="active",
+            expires_on__gte=today,
+            expires_on__lte=today + datetime.timedelta(days=EXPIRY_NOTICE_DAYS),
+        )
+        .select_related("application__site")
+        .order_by("expires_on", "pk")[:200]
+    )
+    sureties = (
+        Surety.objects.filter(
+            permit__village_id__in=villages,
+            released_on__isnull=True,
+            expires_on__lte=today + datetime.timedelta(days=SURETY_WATCH_DAYS),
+        )
+        .exclude(permit__status="closed")
+        .select_related("permit__application__site")
+        .order_by("expires_on", "pk")[:200]
+    )
+    return {
+        "ending": [{"permit": p, "days": (p.expires_on - today).days} for p in ending],
+        "sureties_expiring": [{"surety": s, "days": (s.expires_on - today).days} for s in sureties],
+    }
 
 
 # More days than this with no record at a station serving sites, and staff are warned.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django.db.models import F, Q, QuerySet
@@ -100,3 +101,24 @@ def permits_in_force_for(user: Any, *roles: Role) -> QuerySet[Permit]:
         .select_related("application", "application__site", "village")
         .order_by("expires_on")
     )
+
+
+# A surety that expires within this many days, on a permit not closed, is flagged.
+SURETY_WATCH_DAYS = 30
+
+
+def surety_expiry_warning(surety: Any, permit: Any, today: datetime.date) -> str:
+    if surety.expires_on is None or surety.released_on is not None or permit.status == "closed":
+        return ""
+    days = (surety.expires_on - today).days
+    if days < 0:
+        return (
+            f"This surety expired on {surety.expires_on:%B %-d, %Y}: ask for a replacement "
+            "or record why it is no longer needed."
+        )
+    if days <= SURETY_WATCH_DAYS:
+        return (
+            f"This surety expires on {surety.expires_on:%B %-d, %Y}, in {days} day"
+            f"{'' if days == 1 else 's'}: draw on it, or ask for its renewal, before then."
+        )
+    return ""

@@ -42,6 +42,7 @@ from siltfence.apps.permits.selectors import (
     applications_visible_to,
     drafts_awaiting_fee,
     permits_visible_to,
+    surety_expiry_warning,
 )
 from siltfence.apps.permits.stored_clocks import stored_review_clock
 from siltfence.apps.web.forms import (
@@ -444,9 +445,6 @@ def permit_detail(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-SURETY_WATCH_DAYS = 30
-
-
 def _sureties(permit: Any, *, today: datetime.date) -> list[Any]:
     """The permit's sureties, each with its form and a warning when it expires within
     ``SURETY_WATCH_DAYS`` days (or has expired) while the permit is not closed."""
@@ -457,23 +455,6 @@ def _sureties(permit: Any, *, today: datetime.date) -> list[Any]:
         surety.form = SuretyMoveForm(initial={"on": today}, auto_id=f"surety{surety.pk}-%s")
         surety.expiring = surety_expiry_warning(surety, permit, today)
     return sureties
-
-
-def surety_expiry_warning(surety: Any, permit: Any, today: datetime.date) -> str:
-    if surety.expires_on is None or surety.released_on is not None or permit.status == "closed":
-        return ""
-    days = (surety.expires_on - today).days
-    if days < 0:
-        return (
-            f"This surety expired on {surety.expires_on:%B %-d, %Y}: ask for a replacement "
-            "or record why it is no longer needed."
-        )
-    if days <= SURETY_WATCH_DAYS:
-        return (
-            f"This surety expires on {surety.expires_on:%B %-d, %Y}, in {days} day"
-            f"{'' if days == 1 else 's'}: draw on it, or ask for its renewal, before then."
-        )
-    return ""
 
 
 # The documents the village issued on a permit's record, listed on the permit page.
