@@ -145,6 +145,12 @@ def test_inspectors_and_staff_record_inspections_the_appeals_board_and_permittee
     inspector.force_login(people.inspector["spencer-wi"])
     page = inspector.get(f"/permits/{planned.pk}/inspect/")
     assert page.status_code == 200 and b"Silt fence SF-1" in page.content
+    # A compliance inspection enters under the permit's condition (§ 413-8E(3)(h): "Allow
+    # the Building Inspector to enter the site for the purpose of inspecting compliance"),
+    # not under § 413-8A, whose entry is "to obtain information required for a review of
+    # the control plan".
+    entry = re.search(r'data-testid="entry">(.*?)</p>', page.content.decode()).group(1)
+    assert "§ 413-8E(3)(h)" in entry and "§ 413-8A" not in entry
 
 
 def test_nearest_neighbour_order_goes_to_the_closest_stop_each_time():
