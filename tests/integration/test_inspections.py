@@ -5,6 +5,7 @@ violation), who may record one, and the round planner."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
