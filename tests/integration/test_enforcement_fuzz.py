@@ -391,6 +391,7 @@ def test_cost_and_invoice_forms_refuse_hostile_input_by_field(
     reasons=texts,
     decided_at=texts,
     finding=texts,
+    retracts=texts,
 )
 def test_hearing_and_decision_forms_refuse_hostile_input_by_field(
     people: factories.People,
@@ -402,6 +403,7 @@ def test_hearing_and_decision_forms_refuse_hostile_input_by_field(
     reasons: str,
     decided_at: str,
     finding: str,
+    retracts: str,
 ) -> None:
     from siltfence.apps.appeals import services as appeals
 
@@ -452,6 +454,9 @@ def test_hearing_and_decision_forms_refuse_hostile_input_by_field(
             "public_interest": clean(finding),
             "special_conditions": clean(finding),
             "unnecessary_hardship": clean(finding),
+            "modification": clean(finding),
+            # The tick box "the modification lifts the order or the revocation".
+            "retracts": clean(retracts),
         },
         follow=True,
     )
@@ -517,3 +522,45 @@ def test_a_kept_pages_old_nonce_is_inert_and_a_policy_with_nonces_keeps_no_page(
     nonce = second["Content-Security-Policy"].split("'nonce-")[1].split("'")[0]
     assert f'nonce="{nonce}"'.encode() in second.content
     assert first.content != second.content
+
+
+@FUZZ
+@given(cover=texts, measures=texts, completed=st.one_of(texts, st.sampled_from(["on", "1"])))
+def test_the_closeout_form_refuses_hostile_input_by_field(
+    people: factories.People, cover: str, measures: str, completed: str
+) -> None:
+    from siltfence.apps.permits.models import Permit
+
+    permit = Permit.objects.filter(village_id=factories.NEW_GLARUS).first()
+    if permit is None:
+        permit = factories.make_application(
+            applicant=people.applicant_a,
+            village=factories.NEW_GLARUS,
+            state="approved",
+            staff=people.staff[factories.NEW_GLARUS],
+        ).permit
+    if permit.status != "active":
+        Permit.objects.filter(pk=permit.pk).update(status="active", closed_on=None)
+    staff = Client()
+    staff.force_login(people.staff[factories.NEW_GLARUS], backend=factories.ModelBackend)
+    clean = lambda v: v.replace("\x00", "")  # noqa: E731
+    response = staff.post(
+        reverse("web:permit-close", args=[permit.pk]),
+        {
+            "cover_percent": clean(cover),
+            "equivalent_measures": clean(measures),
+            "activities_completed": clean(completed),
+            "confirm": "yes",
+        },
+        follow=True,
+    )
+    assert response.status_code == 200
+    message = _one_message(response)
+    closed = Permit.objects.get(pk=permit.pk).status == "closed"
+    if message == "Permit closed at final stabilization.":
+        # § 135-13: "All land-disturbing construction activities ... have been completed".
+        assert closed and clean(completed) in ("on", "true", "1")
+    else:
+        # The refusal is said in plain words that name what is missing or wrong.
+        assert any(w in message.lower() for w in ("cover", "measures", "completed")), message
+        assert not closed
