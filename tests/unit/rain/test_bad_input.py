@@ -138,3 +138,60 @@ def test_a_station_the_file_does_not_hold_is_an_error():
     assert str(error_of(content, station="USW00014837")) == (
         "rain: the file holds no precipitation values of station USW00014837"
     )
+
+
+def test_a_gzip_bomb_of_empty_lines_is_refused_at_once_naming_the_limit():
+    import gzip
+    import time
+
+    # 64 MB of newlines packs into about 64 KB: read line by line it held a worker for
+    # minutes. The 1,001st empty line in a row ends it.
+    bomb = gzip.compress(b"\n" * (64 * 1024**2), compresslevel=9)
+    assert len(bomb) < 200_000
+    started = time.process_time()
+    error = error_of(bomb)
+    assert time.process_time() - started < 5  # a generous bound: it stops at line 1,001
+    assert error.line == 1001
+    assert "more than 1,000 empty lines in a row" in str(error)
+
+
+def test_a_compressed_file_that_expands_beyond_any_record_is_refused_naming_the_ratio():
+    import gzip
+
+    from siltfence.core.rain.lines import numbered_lines
+
+    # One valid row a million times (38 MB) packs into about 100 KB: it expands hundreds of
+    # times, where a real record expands 5 to 30 times. Refused once 8 MB are read.
+    bomb = gzip.compress(b"USW00014839,20240501,PRCP,0,,,W,2400\n" * 1_000_000, compresslevel=9)
+    with pytest.raises(RainFileError) as caught:
+        for number, _ in numbered_lines(io.BytesIO(bomb)):
+            assert number < 300_000, "read far past the point of the check"
+    assert "expands more than 100 times" in str(caught.value)
+
+
+def test_a_file_with_more_lines_than_the_bound_is_refused_naming_it():
+    from siltfence.core.rain.lines import numbered_lines
+
+    lines = numbered_lines(io.BytesIO(b"a\n" * 11), max_lines=10)
+    with pytest.raises(RainFileError) as caught:
+        list(lines)
+    assert caught.value.line == 11
+    assert "more than 10 lines" in str(caught.value)
+
+
+def test_an_honest_compressed_record_is_read_whole(tmp_path):
+    import gzip
+
+    from tests.rainfiles import many_days_file
+
+    from siltfence.core.rain.lines import numbered_lines
+
+    # 75,000 days at three stations, each value different: about 8.6 MB, past the point
+    # where the expansion is checked, and it packs only about ten times.
+    plain = tmp_path / "days.csv"
+    many_days_file(plain, days=75_000)
+    content = plain.read_bytes()
+    assert len(content) > 8 * 1024**2
+    packed = gzip.compress(content)
+    assert len(content) / len(packed) < 30
+    assert sum(1 for _ in numbered_lines(io.BytesIO(packed))) == content.count(b"\n")
