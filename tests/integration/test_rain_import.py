@@ -250,3 +250,79 @@ def test_rain_imported_shows_on_the_permits_at_once(client, people):
     )
     repeat = client.post("/rain/import/", {"file": again, "station": "USC00475120"})
     assert "On the permits" not in repeat.content.decode()
+
+
+@pytest.mark.django_db
+def test_an_import_is_on_the_audit_record_with_the_file_s_hash_and_counts():
+    import hashlib
+
+    from siltfence.apps.audit.models import AuditEvent
+
+    digest = hashlib.sha256(BY_STATION.read_bytes()).hexdigest()
+    rain_file_import(path=BY_STATION, name="milwaukee-may-2024.csv")
+    rain_file_import(path=BY_STATION, name="milwaukee-may-2024.csv")
+    events = list(AuditEvent.objects.filter(entity="rain_file").order_by("seq"))
+    assert [e.action for e in events] == [
+        "rain_import_begin",
+        "rain_import",
+        "rain_import_begin",
+        "rain_import",
+    ]
+    begun, done = events[0], events[1]
+    assert begun.after["sha256"] == digest and begun.after["file"] == "milwaukee-may-2024.csv"
+    assert begun.after["stations"] == {"USW00014839": 31}
+    # The fixture's May 2024: 31 days, all new the first time, all unchanged the second.
+    assert (done.after["new"], done.after["changed"], done.after["unchanged"]) == (31, 0, 0)
+    assert (events[3].after["new"], events[3].after["unchanged"]) == (0, 31)
+
+
+@pytest.mark.django_db
+def test_a_bad_file_leaves_nothing_on_the_record_but_a_refusal(tmp_path):
+    from siltfence.apps.audit.models import AuditEvent
+
+    bad = tmp_path / "bad.csv"
+    bad.write_text(BY_STATION.read_text() + "USW00014839,20240601,PRCP,x,,,W,2400\n")
+    with pytest.raises(SiltfenceError):
+        rain_file_import(path=bad)
+    assert not AuditEvent.objects.filter(entity="rain_file").exists()
+    assert not RainDay.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_rain_day_cannot_be_edited_in_the_admin_site_only_imported(people):
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    rain_file_import(path=BY_STATION)
+    day = RainDay.objects.get(day=datetime.date(2024, 5, 7))
+    admin = get_user_model().objects.create_superuser("root", "root@example.org", "x" * 20)
+    client = Client()
+    client.force_login(admin)
+    url = f"/admin/rain/rainday/{day.pk}/change/"
+    assert client.get(url).status_code == 200  # it can be read
+    client.post(url, {"station": day.station_id, "day": "2024-05-07", "tenths_mm": "999"})
+    client.post(f"/admin/rain/rainday/{day.pk}/delete/", {"post": "yes"})
+    day.refresh_from_db()
+    assert day.tenths_mm == 310
+
+
+@pytest.mark.django_db
+def test_rain_days_recorded_directly_are_audited_with_a_correction_before_and_after():
+    from siltfence.apps.audit.models import AuditEvent
+    from siltfence.apps.duties.services import rain_days_record, stations_sync
+
+    stations_sync()
+    rain_days_record(station_id="USC00475120", days={datetime.date(2026, 7, 8): 150}, source="test")
+    rain_days_record(
+        station_id="USC00475120",
+        days={datetime.date(2026, 7, 8): 180, datetime.date(2026, 7, 9): 0},
+        source="test",
+    )
+    rain_days_record(
+        station_id="USC00475120", days={datetime.date(2026, 7, 8): 180}, source="test"
+    )  # unchanged: no entry
+    events = list(AuditEvent.objects.filter(action="rain_days_record").order_by("seq"))
+    assert len(events) == 2
+    assert events[0].after["added"] == 1 and "corrected" not in events[0].after
+    assert events[1].after["corrected"] == {"2026-07-08": {"before": 150, "after": 180}}
+    assert events[1].after["added"] == 1

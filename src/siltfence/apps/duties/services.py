@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime
 import functools
+import hashlib
 import json
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -281,11 +282,35 @@ def rain_days_record(
         ]
         RainDay.objects.bulk_create(new, batch_size=1000)
         added = len(new)
+        corrected = {}
         for day, tenths in days.items():
             if day in stored and stored[day] != tenths:
                 RainDay.objects.filter(station=station, day=day).update(tenths_mm=tenths)
+                corrected[day.isoformat()] = {"before": stored[day], "after": tenths}
                 changed += 1
+        if added or changed:
+            # Rain sets duties: every day written is on the record, a correction with its
+            # amount before and after (tenths of a millimetre).
+            event_record(
+                actor=None,
+                entity="rain_station",
+                entity_id=_station_number(station.pk),
+                action="rain_days_record",
+                reason=source[:80],
+                after={
+                    "station": station.pk,
+                    "added": added,
+                    "first": min(days).isoformat(),
+                    "last": max(days).isoformat(),
+                    **({"corrected": corrected} if corrected else {}),
+                },
+            )
     return added, changed
+
+
+def _station_number(station_id: str) -> int:
+    """A station's id as the audit record's number: stable, from its name."""
+    return int(hashlib.sha256(station_id.encode()).hexdigest()[:15], 16)
 
 
 # -- the sweep -------------------------------------------------------------------------

@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.contrib import admin
 
 from siltfence.apps.rain.models import RainDay, Station
@@ -10,6 +12,18 @@ class StationAdmin(admin.ModelAdmin):
 
 @admin.register(RainDay)
 class RainDayAdmin(admin.ModelAdmin):
+    """Read only: rain sets duties, so a day changes only through an import, which is on
+    the audit record (``siltfence rain import`` or the rain import page)."""
+
     list_display = ["station", "day", "tenths_mm", "set_aside", "source"]
     list_filter = ["station"]
     date_hierarchy = "day"
+
+    def has_add_permission(self, request: Any) -> bool:
+        return False
+
+    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
+        return False

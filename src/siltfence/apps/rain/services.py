@@ -11,6 +11,7 @@ twice, a file changes nothing the second time (every day comes back "unchanged")
 from __future__ import annotations
 
 import datetime
+import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +20,7 @@ from zoneinfo import ZoneInfo
 
 from django.db import transaction
 
+from siltfence.apps.audit.chain import event_record
 from siltfence.apps.rain.models import RainDay, Station
 from siltfence.core.errors import SiltfenceError
 from siltfence.core.rain import RainFile, Reading, registry
@@ -85,9 +87,16 @@ def rain_file_import(
     units: str | None = None,
     batch_size: int = BATCH,
     on_progress: Progress | None = None,
+    actor: Any = None,
+    name: str | None = None,
 ) -> ImportResult:
     """Import one rain file (any layout the core reads). Raises ``SiltfenceError`` (naming
-    the line) for a bad file, before anything is written."""
+    the line) for a bad file, before anything is written.
+
+    Rain sets duties, so an import is on the audit record: when its writing begins (the
+    file's ``name``, size and SHA-256, who imported it) and when it ends (the days new,
+    changed and unchanged per station). A run cut short leaves the first without the
+    second."""
     if station is not None:
         station = check_station_id(station)
     report = on_progress or (lambda phase, done: None)
@@ -109,7 +118,25 @@ def rain_file_import(
         stations={str(sid): len(r.lines) for sid, r in present.items()},
     )
 
-    # Pass 2: write, one transaction a batch.
+    # Pass 2: write, one transaction a batch, between two entries of the audit record.
+    digest = _sha256(path)
+    shown = (name or path.name)[:120]
+    file_id = int(digest[:15], 16)
+    with transaction.atomic():
+        event_record(
+            actor=actor,
+            entity="rain_file",
+            entity_id=file_id,
+            action="rain_import_begin",
+            reason=shown,
+            after={
+                "file": shown,
+                "sha256": digest,
+                "bytes": path.stat().st_size,
+                "format": rain.format,
+                "stations": result.stations,
+            },
+        )
     wanted = {str(sid).encode("ascii", "replace") for sid in present}
     with _open(path) as handle:
         _, readings = _reader(handle, station, units, wanted)
@@ -121,7 +148,32 @@ def rain_file_import(
                 batch = []
         if batch:
             _write(batch, rain.format, result)
+    with transaction.atomic():
+        event_record(
+            actor=actor,
+            entity="rain_file",
+            entity_id=file_id,
+            action="rain_import",
+            reason=shown,
+            after={
+                "file": shown,
+                "sha256": digest,
+                "new": result.new,
+                "changed": result.changed,
+                "unchanged": result.unchanged,
+                "first_changed": result.first_changed,
+                "last_changed": result.last_changed,
+            },
+        )
     return result
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 def _reporting(

@@ -50,6 +50,8 @@ def import_page(request: HttpRequest) -> HttpResponse:
                             path=path,
                             station=form.cleaned_data["station"] or None,
                             units=form.cleaned_data["units"] or None,
+                            actor=request.user,
+                            name=upload.name,
                         )
                         result.file = upload.name[:80]
                         if result.first_changed is not None and result.last_changed is not None:
