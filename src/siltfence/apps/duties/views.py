@@ -130,7 +130,9 @@ def _watch(villages: set[str], today: datetime.date) -> dict[str, Any]:
     )
     return {
         "ending": [{"permit": p, "days": (p.expires_on - today).days} for p in ending],
-        "sureties_expiring": [{"surety": s, "days": (s.expires_on - today).days} for s in sureties],
+        "sureties_expiring": [
+            {"surety": s, "days": (s.expires_on - today).days} for s in sureties if s.balance > 0
+        ],
     }
 
 

@@ -59,7 +59,9 @@ DATE_BEFORE_RECEIPT = "at: a decision cannot come before the application was rec
 ACTIVITIES_NOT_COMPLETED = (
     "completed: final stabilization needs that {says} ({citation}); tick it once they have been"
 )
-SURETY_AMOUNT = "surety: give the surety's amount in dollars, more than $0 and at most ${limit:,}"
+SURETY_AMOUNT = (
+    "{field}: give the {what} in dollars and whole cents, more than $0 and at most ${limit:,}"
+)
 SURETY_NOT_ALLOWED = (
     "surety: the {authority} may require a surety only as a condition of approval and issuance "
     "of the permit ({citation}); this application is {status}"
@@ -80,3 +82,5 @@ SURETY_KIND = (
     "kind: a surety bond (surety_bond) or an irrevocable letter of credit (letter_of_credit)"
 )
 SHORT_TEXT = "{field}: required, at most {limit} characters"
+SURETY_FUTURE = "on: a surety is recorded on the day it happens, not on a day still to come"
+SURETY_NOTHING_LEFT = "amount: nothing is left on this surety to draw on or release"

@@ -110,6 +110,8 @@ SURETY_WATCH_DAYS = 30
 def surety_expiry_warning(surety: Any, permit: Any, today: datetime.date) -> str:
     if surety.expires_on is None or surety.released_on is not None or permit.status == "closed":
         return ""
+    if surety.balance <= 0:
+        return ""  # drawn down to nothing: there is nothing left to renew or draw on
     days = (surety.expires_on - today).days
     if days < 0:
         return (

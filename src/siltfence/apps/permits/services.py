@@ -540,6 +540,21 @@ def _added_conditions(ordinance: Ordinance, conditions: list[str]) -> list[str]:
 MAX_SURETY = 10_000_000
 
 
+def _dollars(amount: Any, field: str) -> Decimal:
+    """An amount of money as it was given: whole cents, more than $0, at most
+    ``MAX_SURETY``. A fraction of a cent is refused, never rounded away."""
+    what = "surety's amount" if field == "surety" else "amount"
+    if not isinstance(amount, Decimal) or not amount.is_finite():
+        raise ActionRefused(
+            errors.SURETY_AMOUNT.format(field=field, what=what, limit=MAX_SURETY), field=field
+        )
+    if not Decimal(0) < amount <= MAX_SURETY or amount != amount.quantize(Decimal("0.01")):
+        raise ActionRefused(
+            errors.SURETY_AMOUNT.format(field=field, what=what, limit=MAX_SURETY), field=field
+        )
+    return amount.quantize(Decimal("0.01"))
+
+
 def application_approve(
     *,
     application: Application,
@@ -560,8 +575,8 @@ def application_approve(
     ordinance = _ordinance(application.village_id)
     _require_staff(staff, application, ordinance)
     added = _added_conditions(ordinance, conditions or [])
-    if surety is not None and not Decimal(0) < surety <= MAX_SURETY:
-        raise ActionRefused(errors.SURETY_AMOUNT.format(limit=MAX_SURETY), field="surety")
+    if surety is not None:
+        surety = _dollars(surety, "surety")
     with transaction.atomic():
         locked = Application.objects.select_for_update().get(pk=application.pk)
         _decision_checks(locked, at)
@@ -651,8 +666,9 @@ def surety_receive(
     if kind not in SuretyKind.values:
         raise ActionRefused(errors.SURETY_KIND, field="kind")
     issuer, reference = _short(issuer, "issuer", 200), _short(reference, "reference", 100)
-    if not Decimal(0) < amount <= MAX_SURETY:
-        raise ActionRefused(errors.SURETY_AMOUNT.format(limit=MAX_SURETY), field="amount")
+    amount = _dollars(amount, "amount")
+    if at > timezone.now():
+        raise ActionRefused(errors.SURETY_FUTURE, field="at")
     with transaction.atomic():
         locked = Application.objects.select_for_update().get(pk=application.pk)
         if locked.status != ApplicationStatus.AWAITING_SURETY or locked.surety_required is None:
@@ -974,6 +990,12 @@ def surety_record(
     surety required at approval is recorded by ``surety_receive``, which issues the permit."""
     ordinance = _ordinance(permit.village_id)
     _require_staff(staff, permit, ordinance)
+    if kind not in SuretyKind.values:
+        raise ActionRefused(errors.SURETY_KIND, field="kind")
+    amount = _dollars(amount, "amount")
+    issuer, reference = _short(issuer, "issuer", 200), _short(reference, "reference", 100)
+    if received_on > timezone.localdate():
+        raise ActionRefused(errors.SURETY_FUTURE, field="received_on")
     if expires_on is not None and expires_on <= received_on:
         raise ActionRefused(
             errors.SURETY_EXPIRES_BEFORE.format(expires=expires_on, received=received_on),
@@ -1047,6 +1069,8 @@ def _surety_move(
         )
     if kind == "draw" and not reason:
         raise ActionRefused(errors.SHORT_TEXT.format(field="reason", limit=2000), field="reason")
+    if on > timezone.localdate():
+        raise ActionRefused(errors.SURETY_FUTURE, field="on")
     with transaction.atomic():
         locked = Surety.objects.select_for_update().get(pk=surety.pk)
         if locked.released_on is not None:
@@ -1056,9 +1080,9 @@ def _surety_move(
         if on < locked.received_on:
             raise ActionRefused(errors.SURETY_DATE.format(received=locked.received_on), field="on")
         balance = locked.balance
-        taken = balance if amount is None else amount
-        if not Decimal(0) < taken <= MAX_SURETY:
-            raise ActionRefused(errors.SURETY_AMOUNT.format(limit=MAX_SURETY), field="amount")
+        taken = balance if amount is None else _dollars(amount, "amount")
+        if not taken > 0:
+            raise ActionRefused(errors.SURETY_NOTHING_LEFT, field="amount")
         if taken > balance:
             raise ActionRefused(
                 errors.SURETY_OVER_BALANCE.format(amount=taken, balance=balance), field="amount"
