@@ -20,7 +20,7 @@ def spencer(tmp_path, monkeypatch):
 
 def test_a_second_load_comes_from_the_cache_and_equals_the_first(spencer, tmp_path):
     first = load_folder(spencer)
-    assert list((tmp_path / "cache").glob("ordinance-*.pickle"))
+    assert list((tmp_path / "cache").glob("ordinance-*.json"))
     second = load_folder(spencer)
     assert second == first
     assert second.parameter("area_trigger", first.adopted).value == 4000
@@ -34,3 +34,24 @@ def test_an_edited_file_is_read_and_checked_again(spencer):
     parameters.write_text(parameters.read_text().replace("value: 4500", "value: lots"))
     with pytest.raises(OrdinanceFileError, match="area_trigger"):
         load_folder(spencer)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        b"",
+        b"not json",
+        b"[1, 2]",
+        b'{"jurisdiction.yaml": 5}',
+        b"[" * 100_000,
+        # What a pickle that runs code looks like: read as JSON, it is only refused text.
+        b"cos\nsystem\n(S'touch pwned'\ntR.",
+    ],
+)
+def test_a_damaged_or_hostile_cache_entry_is_ignored_and_runs_nothing(spencer, tmp_path, damage):
+    first = load_folder(spencer)
+    [entry] = (tmp_path / "cache").glob("ordinance-*.json")
+    entry.write_bytes(damage)
+    again = load_folder(spencer)
+    assert again == first
+    assert not (tmp_path / "pwned").exists()

@@ -392,10 +392,14 @@ def load_folder(folder: Path) -> Ordinance:
     parsing and checking unchanged files (a cold CLI determination stays fast).
     """
     key = _cache_key(folder)
-    raw = _cache_read(key)
-    if raw is None:
-        raw = _read_and_check(folder)
-        _cache_write(key, raw)
+    cached = _cache_read(key)
+    if cached is not None:
+        try:
+            return _build(folder, cached)
+        except Exception:  # a damaged cache entry costs a fresh read, no more
+            pass
+    raw = _read_and_check(folder)
+    _cache_write(key, raw)
     return _build(folder, raw)
 
 
@@ -420,15 +424,20 @@ def _cache_key(folder: Path) -> str:
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:32]
 
 
+# The cache holds the checked files as JSON (what YAML gave: text, numbers, true/false,
+# lists and mappings), never a format that can run code when read.
+CACHE_SUFFIX = ".json"
+
+
 def _cache_read(key: str) -> dict[str, Any] | None:
     if not key:
         return None
-    import pickle
+    import json
 
     try:
-        with open(_cache_dir() / f"ordinance-{key}.pickle", "rb") as handle:
-            data = pickle.load(handle)
-    except (OSError, pickle.PickleError, EOFError, AttributeError, ValueError):
+        with open(_cache_dir() / f"ordinance-{key}{CACHE_SUFFIX}", encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError, RecursionError):
         return None
     return data if isinstance(data, dict) else None
 
@@ -436,15 +445,21 @@ def _cache_read(key: str) -> dict[str, Any] | None:
 def _cache_write(key: str, raw: dict[str, Any]) -> None:
     if not key:
         return
-    import pickle
+    import json
     import tempfile
 
     directory = _cache_dir()
     try:
-        directory.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("wb", dir=directory, delete=False) as handle:
-            pickle.dump(raw, handle, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(handle.name, directory / f"ordinance-{key}.pickle")
+        text = json.dumps(raw, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError):
+        return  # something JSON cannot hold exactly: not cached, read each time
+    try:
+        directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        with tempfile.NamedTemporaryFile(
+            "w", encoding="utf-8", dir=directory, delete=False
+        ) as handle:
+            handle.write(text)
+        os.replace(handle.name, directory / f"ordinance-{key}{CACHE_SUFFIX}")
     except OSError:
         pass  # a read-only home only costs speed
 
