@@ -72,6 +72,31 @@ def test_an_inspector_records_a_violation_on_a_permit_with_its_section_and_photo
     ).exists()
 
 
+def test_a_photo_downloads_under_the_type_found_in_it_not_the_name_it_came_with(
+    people: People, spencer_permit: Any
+) -> None:
+    from django.test import Client
+
+    violation = violation_record(
+        village=spencer_permit.village,
+        recorded_by=people.inspector[SPENCER],
+        source="inspection",
+        description="Silt fence down along the east lot line.",
+        provision="413-7B(5)(c)",
+        days_from=datetime.date(2026, 7, 1),
+        at=at("2026-07-01", 10),
+        permit=spencer_permit,
+        photos=[Photo("a.png.html", PNG, "image/png")],
+    )
+    photo = ViolationPhoto.objects.get(violation=violation)
+    client = Client()
+    client.force_login(people.staff[SPENCER])
+    response = client.get(f"/enforcement/photos/{photo.pk}/")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "image/png"
+    assert response["Content-Disposition"] == 'attachment; filename="a.png.png"'
+
+
 def test_a_violation_at_a_site_with_no_permit_binds_any_person(
     people: People, villages: Any
 ) -> None:

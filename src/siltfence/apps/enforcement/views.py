@@ -42,6 +42,7 @@ from siltfence.apps.enforcement.selectors import (
     open_stop_work_order,
 )
 from siltfence.apps.permits.models import Permit, Village
+from siltfence.apps.permits.uploads import download_name
 from siltfence.core.errors import SiltfenceError
 from siltfence.core.ordinance.loader import load
 
@@ -282,7 +283,8 @@ def photo(request: HttpRequest, pk: int) -> HttpResponse:
     response = FileResponse(
         stored.file.open("rb"),
         as_attachment=True,
-        filename=stored.original_name,
+        # Saved under the type found in its contents: "a.png.html" holding a PNG is "a.png.png".
+        filename=download_name(stored.original_name, stored.content_type),
         content_type=stored.content_type,
     )
     response["X-Content-Type-Options"] = "nosniff"
