@@ -326,3 +326,21 @@ class ForfeitureSchedule(models.Model):
 
     def __str__(self) -> str:
         return f"${self.per_day_min}-${self.per_day_max} from {self.effective_from}"
+
+
+class ComplaintSlot(models.Model):
+    """One of the few public complaints one address may send in a clock hour. The unique
+    constraint makes taking a slot atomic, in every worker process at once: the limit
+    holds however many requests arrive together."""
+
+    client = models.CharField(max_length=64)
+    hour = models.DateTimeField()
+    slot = models.PositiveSmallIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["client", "hour", "slot"], name="one_complaint_a_slot")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.client} {self.hour:%Y-%m-%d %H}:00 #{self.slot}"

@@ -10,9 +10,9 @@ from zoneinfo import ZoneInfo
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
+from django.db import IntegrityError, transaction
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -25,6 +25,7 @@ from siltfence.apps.enforcement import forms as f
 from siltfence.apps.enforcement import services as s
 from siltfence.apps.enforcement.documents import _outside
 from siltfence.apps.enforcement.models import (
+    ComplaintSlot,
     EnforcementCase,
     EnforcementDocument,
     Invoice,
@@ -528,6 +529,21 @@ def _client_key(request: HttpRequest) -> str:
     return "complaints:" + (client_ip(request) or "unknown")
 
 
+def _complaint_slot(request: HttpRequest) -> ComplaintSlot | None:
+    """Take one of this address's complaint slots of the current clock hour, or None when
+    all are taken. Shared by every worker process through the database."""
+    client = _client_key(request)[:64]
+    hour = timezone.now().replace(minute=0, second=0, microsecond=0)
+    ComplaintSlot.objects.filter(hour__lt=hour - datetime.timedelta(hours=1)).delete()
+    for number in range(1, COMPLAINTS_PER_HOUR + 1):
+        try:
+            with transaction.atomic():
+                return ComplaintSlot.objects.create(client=client, hour=hour, slot=number)
+        except IntegrityError:
+            continue
+    return None
+
+
 @require_http_methods(["GET", "POST"])
 def complaint(request: HttpRequest) -> HttpResponse:
     """The public complaint form: no login; a place (map, address, or latitude and
@@ -542,7 +558,7 @@ def complaint(request: HttpRequest) -> HttpResponse:
             messages.error(request, "Village: choose the village where the site is")
         elif not form.is_valid():
             messages.error(request, f.first_error(form))
-        elif cache.get(_client_key(request), 0) >= COMPLAINTS_PER_HOUR:
+        elif (slot := _complaint_slot(request)) is None:
             messages.error(
                 request,
                 f"Form: at most {COMPLAINTS_PER_HOUR} reports an hour can be sent from one "
@@ -565,10 +581,9 @@ def complaint(request: HttpRequest) -> HttpResponse:
                     photos=_photos(request),
                 )
             except SiltfenceError as exc:
+                slot.delete()  # a report refused does not count
                 messages.error(request, said(exc, form))
             else:
-                key = _client_key(request)
-                cache.set(key, cache.get(key, 0) + 1, 3600)
                 mine = request.session.get(COMPLAINT_SESSION_KEY, [])
                 request.session[COMPLAINT_SESSION_KEY] = [*mine[-9:], violation.pk]
                 return redirect("enforcement:complaint-received", pk=violation.pk)
