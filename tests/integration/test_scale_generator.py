@@ -193,3 +193,24 @@ def test_the_command_says_when_the_database_holds_another_size_of_county(
     )
     same = CliRunner().invoke(app, [*asked, "--permits", "200"])
     assert same.exit_code == 0 and "note:" not in same.stdout
+
+
+@pytest.mark.django_db
+def test_a_municipality_whose_people_an_earlier_run_wrote_is_not_written_twice(
+    county_root: Path, expect_postgres_when_asked: None
+) -> None:
+    """A run killed while a worker process was still writing leaves that process to commit
+    its municipality after the next run began: the next run must pass over it, not fail on
+    its staff account (a unique violation, twice in two reruns before this was fixed)."""
+    from django.contrib.auth import get_user_model
+
+    from siltfence.apps.ops.scale import county_places
+    from siltfence.apps.permits.models import Application
+
+    places, _, _ = county_places(_options(county_root, 200))
+    late = places[0].id
+    get_user_model().objects.create_user(f"{late}-staff")  # what the late writer committed
+    report = scale_generate(_options(county_root, 200))
+    assert late in report.skipped and late not in report.written
+    assert not Application.objects.filter(village_id=late).exists()
+    assert len(report.written) == len(places) - 1

@@ -262,13 +262,19 @@ class MunicipalityWriter:
         self.rows = Rows()
 
     def write(self) -> Counts:
-        """Everything, in one transaction; nothing if the municipality has applications."""
+        """Everything, in one transaction; nothing if the municipality was written before."""
+        from django.contrib.auth import get_user_model
+
         from siltfence.apps.permits.models import Application
 
         with transaction.atomic():
             commit_unsynced()
-            if Application.objects.filter(village_id=self.place.id).exists():
-                return self.counts  # written by an earlier run
+            _one_writer(self.place.id)
+            staff = get_user_model().objects.filter(username=f"{self.place.id}-staff")
+            if Application.objects.filter(village_id=self.place.id).exists() or staff.exists():
+                # Written by an earlier run, or by one still finishing (a run killed with its
+                # worker processes still writing): its own transaction holds it whole.
+                return self.counts
             people = self._people()
             plans = self._plans(people)
             audit = self._records(plans, people)
@@ -749,3 +755,18 @@ class MunicipalityWriter:
         from siltfence.apps.duties.services import permit_duties_recompute
 
         permit_duties_recompute(permit_ids=self.active_permits, as_of=self.now)
+
+
+def _one_writer(place_id: str) -> None:
+    """One writer of a municipality at a time (PostgreSQL): a second waits for the first's
+    transaction to end, then finds the municipality written. SQLite has one writer at a
+    time already."""
+    import hashlib
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    key = int.from_bytes(hashlib.sha256(place_id.encode()).digest()[:8], "big", signed=True)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
