@@ -126,6 +126,7 @@ def test_the_load_balancer_gets_health_over_plain_http_and_everything_else_goes_
         "database": "ok",
         "worker": "ok",
         "disk": "ok",
+        "files": "ok",
     }
     home = _request(port, "GET", "/")
     assert home.status == 301

@@ -14,7 +14,16 @@ from django.db import OperationalError, connection
 pytestmark = pytest.mark.django_db
 
 
-def test_a_healthy_server_answers_200_with_its_three_checks_and_nothing_else(client):
+@pytest.fixture
+def private_data(settings, tmp_path):
+    """A data folder made as a new deployment makes it: its owner's alone."""
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    settings.DATA_DIR = data
+    return data
+
+
+def test_a_healthy_server_answers_200_with_its_checks_and_nothing_else(client, private_data):
     response = client.get("/health")
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"
@@ -23,6 +32,7 @@ def test_a_healthy_server_answers_200_with_its_three_checks_and_nothing_else(cli
         "database": "ok",
         "worker": "ok",
         "disk": "ok",
+        "files": "ok",
     }
     assert "no-store" in response["Cache-Control"]
 
@@ -45,7 +55,7 @@ def test_a_database_that_does_not_answer_makes_it_503(client):
     assert "gone" not in response.content.decode()
 
 
-def test_too_little_free_space_for_uploads_makes_it_503(client, settings):
+def test_too_little_free_space_for_uploads_makes_it_503(client, settings, private_data):
     settings.SILTFENCE_HEALTH_MIN_FREE_MB = 10**12  # more than any disk holds
     response = client.get("/health")
     assert response.status_code == 503
@@ -54,6 +64,7 @@ def test_too_little_free_space_for_uploads_makes_it_503(client, settings):
         "database": "ok",
         "worker": "ok",
         "disk": "low",
+        "files": "ok",
     }
 
 
@@ -122,3 +133,40 @@ def test_the_lag_the_worker_is_allowed_is_a_setting(client, settings):
     _task(waited_minutes=11)
     settings.SILTFENCE_HEALTH_WORKER_LAG_MINUTES = 15
     assert client.get("/health").json()["worker"] == "ok"
+
+
+def test_data_files_readable_by_other_users_are_reported_not_fatal(client, settings, tmp_path):
+    data = tmp_path / "data"
+    (data / "media").mkdir(parents=True)
+    data.chmod(0o700)
+    (data / "media").chmod(0o755)  # as a folder made before the files were kept private
+    settings.DATA_DIR = data
+    response = client.get("/health")
+    assert response.status_code == 200
+    assert response.json()["files"] == "readable by others: media"
+    (data / "media").chmod(0o700)
+    assert client.get("/health").json()["files"] == "ok"
+
+
+def test_an_upload_and_a_backup_are_created_private(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    # A fresh process, as the server and the command line are: its files are its own.
+    code = (
+        "import os, django; os.environ.setdefault('DJANGO_SETTINGS_MODULE', "
+        "'siltfence.config.settings'); django.setup(); "
+        "from django.conf import settings; "
+        "from django.core.files.storage import default_storage; "
+        "from django.core.files.base import ContentFile; "
+        "name = default_storage.save('documents/x.pdf', ContentFile(b'%PDF-1.4')); "
+        "print(oct(os.stat(default_storage.path(name)).st_mode & 0o777)); "
+        "print(oct(os.stat(os.path.dirname(default_storage.path(name))).st_mode & 0o777))"
+    )
+    env = {**os.environ, "SILTFENCE_DATA_DIR": str(tmp_path / "var")}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["0o600", "0o700"]

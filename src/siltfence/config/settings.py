@@ -38,6 +38,11 @@ from django.utils.csp import CSP
 ENV = os.environ.get("SILTFENCE_ENV", "local")
 PRODUCTION = ENV == "production"
 DATA_DIR = Path(os.environ.get("SILTFENCE_DATA_DIR", Path.cwd() / "var"))
+
+# Every file this program creates (the SQLite database, uploads, backups, checkpoints,
+# keys) is its owner's alone: not readable by other users of the machine. The static files
+# are served by the app itself (WhiteNoise), so nothing else needs to read them either.
+os.umask(0o077)
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 if PRODUCTION:
@@ -207,6 +212,8 @@ USE_TZ = True
 MEDIA_ROOT = DATA_DIR / "media"
 MEDIA_URL = "/media-not-served/"  # uploads are served only through checked views
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+FILE_UPLOAD_PERMISSIONS = 0o600
+FILE_UPLOAD_DIRECTORY_PERMISSIONS = 0o700
 DATA_UPLOAD_MAX_MEMORY_SIZE = 25 * 1024 * 1024
 SILTFENCE_UPLOAD_MAX_BYTES = int(os.environ.get("SILTFENCE_UPLOAD_MAX_BYTES", 20 * 1024 * 1024))
 # A larger request body is refused with 413 before it is read: an upload at the limit with

@@ -169,6 +169,7 @@ def backup_create(target: Path) -> dict[str, Any]:
                 tar.add(staging / item["path"], arcname=item["path"], recursive=False)
         with partial.open("rb") as handle:
             os.fsync(handle.fileno())
+        os.chmod(partial, 0o600)  # the archive holds the whole database
         os.replace(partial, target)
     return manifest
 

@@ -1,9 +1,9 @@
 """``/health``: is this app server fit to take requests? For a load balancer or a monitor.
 
-Three checks, and nothing else about the server: the database answers ``SELECT 1``; the
-background worker keeps up with its queue; and the free space on the uploads' disk against
-``SILTFENCE_HEALTH_MIN_FREE_MB``. 200 when the database answers and the disk has room, 503
-otherwise. No login; two queries.
+Four checks, and nothing else about the server: the database answers ``SELECT 1``; the
+background worker keeps up with its queue; the free space on the uploads' disk against
+``SILTFENCE_HEALTH_MIN_FREE_MB``; and whether the data files are private to their owner.
+200 when the database answers and the disk has room, 503 otherwise. No login; two queries.
 
 The worker's state does not decide the answer. The worker is one process for the whole
 deployment, not a part of this app server. A load balancer that took every server out of
@@ -47,6 +47,24 @@ def _disk() -> str:
     return "ok" if free >= settings.SILTFENCE_HEALTH_MIN_FREE_MB * 1024 * 1024 else "low"
 
 
+def _files_private() -> str:
+    """ "ok" when the data folder, the SQLite database and the uploads folder are not
+    readable by other users of the machine; "readable by others" names the first that is.
+    Reported, not decisive (a monitor calls someone): the files are still served."""
+    data = Path(settings.DATA_DIR)
+    database = Path(str(settings.DATABASES["default"].get("NAME", "")))
+    for path in (data, data / "media", database if database.is_absolute() else None):
+        if path is None or not path.exists():
+            continue
+        try:
+            mode = path.stat().st_mode
+        except OSError:
+            continue
+        if mode & 0o007:
+            return f"readable by others: {path.name}"
+    return "ok"
+
+
 def _worker() -> str:
     """ "ok" when no task that is ready to run has waited longer than
     ``SILTFENCE_HEALTH_WORKER_LAG_MINUTES``; "behind" when one has (no worker is taking
@@ -74,7 +92,12 @@ def _worker() -> str:
 @never_cache
 @require_safe
 def health(request: HttpRequest) -> JsonResponse:
-    checks = {"database": _database(), "worker": _worker(), "disk": _disk()}
+    checks = {
+        "database": _database(),
+        "worker": _worker(),
+        "disk": _disk(),
+        "files": _files_private(),
+    }
     healthy = checks["database"] == "ok" and checks["disk"] == "ok"
     return JsonResponse(
         {"status": "ok" if healthy else "unhealthy", **checks}, status=200 if healthy else 503
