@@ -244,6 +244,20 @@ def test_a_garbled_checkpoint_file_exits_2_naming_the_line(checkpointed: Path):
     assert "line 2 is not an audit checkpoint" in run.stderr
 
 
+@pytest.mark.parametrize(
+    "line", ["[" * 10_000 + "]" * 10_000, '{"at": ' * 5_000 + "1" + "}" * 5_000, "9" * 5_000]
+)
+def test_a_hostile_checkpoint_file_exits_2_with_one_line_not_a_traceback(
+    checkpointed: Path, line: str
+):
+    other = checkpointed / "saved-from-email.jsonl"
+    other.write_text(line + "\n")
+    run = siltfence(checkpointed, "audit", "verify", "--checkpoints", str(other))
+    assert run.returncode == 2
+    assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr
+    assert "line 1 is not an audit checkpoint" in run.stderr
+
+
 def test_events_written_after_a_checkpoint_still_verify_and_a_later_checkpoint_adds_to_the_file(
     checkpointed: Path,
 ):

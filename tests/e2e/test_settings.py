@@ -26,12 +26,17 @@ def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_production_refuses_to_start_without_a_secret_key(tmp_path):
+@pytest.mark.parametrize("command", [["check"], ["check", "--deploy"]])
+def test_production_refuses_to_start_without_a_secret_key_in_one_line(tmp_path, command):
     run = manage(
-        "check", SILTFENCE_ENV="production", ALLOWED_HOSTS="x.org", SILTFENCE_DATA_DIR=str(tmp_path)
+        *command,
+        SILTFENCE_ENV="production",
+        ALLOWED_HOSTS="x.org",
+        SILTFENCE_DATA_DIR=str(tmp_path),
     )
-    assert run.returncode != 0
+    assert run.returncode == 2
     assert "SECRET_KEY must be set" in run.stderr
+    assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr
 
 
 def test_production_refuses_to_start_without_allowed_hosts(tmp_path):
@@ -41,8 +46,9 @@ def test_production_refuses_to_start_without_allowed_hosts(tmp_path):
         SECRET_KEY=secrets.token_urlsafe(50),
         SILTFENCE_DATA_DIR=str(tmp_path),
     )
-    assert run.returncode != 0
+    assert run.returncode == 2
     assert "ALLOWED_HOSTS must be set" in run.stderr
+    assert "Traceback" not in run.stderr
 
 
 # The production environment docs/deploy.md documents (its secrets made up here).

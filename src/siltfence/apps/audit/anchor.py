@@ -29,6 +29,8 @@ from typing import Any
 from django.conf import settings
 
 from siltfence.apps.audit.chain import GENESIS, Verification, chain_verify
+from siltfence.core.errors import SiltfenceError
+from siltfence.core.jsonread import read_json
 
 KEY_MIN_LENGTH = 32
 _FORMAT = "siltfence-audit-checkpoint:v1"
@@ -89,14 +91,15 @@ def checkpoints_read(path: Path) -> list[Checkpoint]:
         if not line.strip():
             continue
         try:
-            raw = json.loads(line)
+            # A checkpoint is one short line; anything longer or nested is not one.
+            raw = read_json(line, what="checkpoint", max_bytes=4096, max_depth=2)
             checkpoint = Checkpoint(
                 at=str(raw["at"]),
                 count=int(raw["count"]),
                 last_hash=str(raw["last_hash"]),
                 hmac=str(raw["hmac"]),
             )
-        except (ValueError, KeyError, TypeError):
+        except (SiltfenceError, ValueError, KeyError, TypeError):
             raise AnchorError(
                 f"{path}: line {number} is not an audit checkpoint "
                 '(expected {"at", "count", "last_hash", "hmac"})'
