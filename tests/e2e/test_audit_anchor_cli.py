@@ -244,6 +244,13 @@ def test_a_garbled_checkpoint_file_exits_2_naming_the_line(checkpointed: Path):
     assert "line 2 is not an audit checkpoint" in run.stderr
 
 
+def _last_at(data_dir: Path) -> str:
+    import json
+
+    lines = (data_dir / "audit-checkpoints.jsonl").read_text().splitlines()
+    return str(json.loads(lines[-1])["at"])
+
+
 @pytest.mark.parametrize(
     "line", ["[" * 10_000 + "]" * 10_000, '{"at": ' * 5_000 + "1" + "}" * 5_000, "9" * 5_000]
 )
@@ -265,7 +272,11 @@ def test_events_written_after_a_checkpoint_still_verify_and_a_later_checkpoint_a
     assert record.returncode == 0, record.stderr
     run = siltfence(checkpointed, "audit", "verify")
     assert run.returncode == 0, run.stdout
-    assert run.stdout == "audit chain intact: 6 events verified, and 1 checkpoints match\n"
+    assert run.stdout == (
+        "audit chain intact: 6 events verified, and 1 checkpoints match\n"
+        f"3 events after the last checkpoint ({_last_at(checkpointed)}) are not anchored yet: "
+        "run `siltfence audit checkpoint`\n"
+    )
     again = siltfence(checkpointed, "audit", "checkpoint")
     assert again.returncode == 0, again.stderr
     run = siltfence(checkpointed, "audit", "verify")

@@ -326,3 +326,18 @@ def test_rain_days_recorded_directly_are_audited_with_a_correction_before_and_af
     assert events[0].after["added"] == 1 and "corrected" not in events[0].after
     assert events[1].after["corrected"] == {"2026-07-08": {"before": 150, "after": 180}}
     assert events[1].after["added"] == 1
+
+
+@pytest.mark.django_db
+def test_an_import_is_anchored_at_once_where_the_deployment_has_a_key(settings, tmp_path):
+    import json
+
+    from siltfence.apps.audit.models import AuditEvent
+
+    settings.SILTFENCE_AUDIT_KEY = "k" * 48
+    settings.SILTFENCE_AUDIT_CHECKPOINTS = str(tmp_path / "checkpoints.jsonl")
+    rain_file_import(path=BY_STATION)
+    lines = (tmp_path / "checkpoints.jsonl").read_text().splitlines()
+    assert len(lines) == 1
+    # The checkpoint covers every event up to the import's end: none is left unanchored.
+    assert json.loads(lines[0])["count"] == AuditEvent.objects.count() > 0

@@ -202,3 +202,16 @@ def checkpoint_email(checkpoint: Checkpoint) -> list[str]:
         recipients,
     )
     return recipients
+
+
+def checkpoint_if_keyed() -> bool:
+    """Write a checkpoint now, where the deployment has a key (after an import or a batch
+    of events: fewer events are left unanchored). No email; the daily one sends it. Never
+    raises: a checkpoint not written is one the next run writes."""
+    if not getattr(settings, "SILTFENCE_AUDIT_KEY", ""):
+        return False
+    try:
+        _, result = checkpoint_write()
+    except (AnchorError, OSError):
+        return False
+    return result.ok

@@ -165,6 +165,9 @@ def rain_file_import(
                 "last_changed": result.last_changed,
             },
         )
+    from siltfence.apps.audit.anchor import checkpoint_if_keyed
+
+    checkpoint_if_keyed()  # an import is a large change: anchor it at once
     return result
 
 
