@@ -118,3 +118,51 @@ def test_approve_and_disapprove_at_once_exactly_one_wins(
         == 1
     )
     assert chain_verify().ok
+
+
+def test_twenty_fee_recordings_at_once_by_two_clerks_record_one_payment(
+    people, expect_postgres_when_asked
+):
+    from decimal import Decimal
+
+    application = factories.make_application(
+        applicant=people.applicant_a, village=factories.SPENCER, state="draft"
+    )
+    clerks = [people.staff[factories.SPENCER], factories.make_user("second-clerk")]
+    from siltfence.apps.accounts.models import Membership, Role
+
+    Membership.objects.create(user=clerks[1], village_id=factories.SPENCER, role=Role.STAFF)
+    barrier = threading.Barrier(20, timeout=60)
+    outcomes: list[Any] = []
+
+    def record(index: int) -> None:
+        try:
+            barrier.wait()
+            services.fee_payment_record(
+                application=Application.objects.get(pk=application.pk),
+                staff=clerks[index % 2],
+                paid_on=timezone.localdate(),
+                amount=Decimal(70 + index),
+            )
+            outcomes.append("recorded")
+        except BaseException as exc:
+            outcomes.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=record, args=(i,)) for i in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+        assert not thread.is_alive()
+    assert outcomes.count("recorded") == 1, outcomes
+    refused = [o for o in outcomes if o != "recorded"]
+    assert all(isinstance(o, ActionRefused) and o.field == "amount" for o in refused), refused
+    assert all("already recorded as paid" in str(o) for o in refused)
+    events = AuditEvent.objects.filter(
+        entity="application", entity_id=application.pk, action="fee_payment_record"
+    )
+    assert events.count() == 1
+    application.refresh_from_db()
+    assert application.fee_amount == Decimal(events.get().after["amount"])

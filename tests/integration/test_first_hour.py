@@ -234,6 +234,25 @@ def test_a_partial_payment_leaves_the_rest_of_the_fee_owed(people):
     )
     with pytest.raises(services.ActionRefused, match=r"\$25\.00 is still owed"):
         services.application_submit(application=draft, user=people.applicant_a, at=timezone.now())
+    # The rest arrives: recording it again is a correction, with its reason, never a silent
+    # overwrite.
+    with pytest.raises(services.ActionRefused, match=r"already recorded as paid: \$50\.00"):
+        services.fee_payment_record(
+            application=draft,
+            staff=people.staff[SPENCER],
+            paid_on=timezone.localdate(),
+            amount=Decimal("75.00"),
+        )
+    services.fee_payment_record(
+        application=draft,
+        staff=people.staff[SPENCER],
+        paid_on=timezone.localdate(),
+        amount=Decimal("75.00"),
+        correction="second cheque, $25.00, received",
+    )
+    corrected = AuditEvent.objects.get(entity_id=draft.pk, action="fee_payment_correct")
+    assert corrected.reason == "second cheque, $25.00, received"
+    services.application_submit(application=draft, user=people.applicant_a, at=timezone.now())
 
 
 def test_the_record_never_claims_a_fee_was_received_when_none_was_set(people):

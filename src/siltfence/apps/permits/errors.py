@@ -84,3 +84,7 @@ SURETY_KIND = (
 SHORT_TEXT = "{field}: required, at most {limit} characters"
 SURETY_FUTURE = "on: a surety is recorded on the day it happens, not on a day still to come"
 SURETY_NOTHING_LEFT = "amount: nothing is left on this surety to draw on or release"
+FEE_ALREADY_RECORDED = (
+    "amount: the fee is already recorded as paid: ${amount} on {on}; to change it, record a "
+    "correction with its reason"
+)

@@ -423,17 +423,38 @@ def application_submit(
 
 
 def fee_payment_record(
-    *, application: Application, staff: Any, paid_on: datetime.date, amount: Decimal
+    *,
+    application: Application,
+    staff: Any,
+    paid_on: datetime.date,
+    amount: Decimal,
+    correction: str = "",
 ) -> None:
+    """Record the application fee paid. Once recorded, a second recording is refused with
+    what is on record (two clerks at once record it once); changing it is a correction,
+    with its reason on the audit record."""
     ordinance = _ordinance(application.village_id)
     _require_staff(staff, application, ordinance)
+    correction = str(correction).strip()
+    if len(correction) > MAX_CONDITION_LENGTH or "\x00" in correction:
+        raise ActionRefused(
+            errors.SHORT_TEXT.format(field="correction", limit=1000), field="correction"
+        )
     with transaction.atomic():
         locked = Application.objects.select_for_update().get(pk=application.pk)
+        if locked.fee_paid_on is not None and not correction:
+            raise ActionRefused(
+                errors.FEE_ALREADY_RECORDED.format(
+                    amount=locked.fee_amount, on=locked.fee_paid_on.isoformat()
+                ),
+                field="amount",
+            )
         _transition(
             locked,
             actor=staff,
-            action="fee_payment_record",
+            action="fee_payment_correct" if locked.fee_paid_on else "fee_payment_record",
             citation=ordinance.parameter("application_fee", paid_on).citation,
+            reason=correction,
             after_extra={"amount": str(amount)},
             fee_paid_on=paid_on,
             fee_amount=amount,

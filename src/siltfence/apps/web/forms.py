@@ -75,6 +75,12 @@ class DecisionForm(forms.Form):
 class FeeForm(forms.Form):
     amount = forms.DecimalField(max_digits=10, decimal_places=2, min_value=0)
     paid_on = StrictDateField(widget=forms.DateInput(attrs={"type": "date"}))
+    correction = forms.CharField(
+        required=False,
+        max_length=1000,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        label="Why the recorded payment changes (only when one is already recorded)",
+    )
 
 
 class ExtendForm(forms.Form):

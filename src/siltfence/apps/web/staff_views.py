@@ -346,6 +346,7 @@ def record_fee(request: HttpRequest, pk: int) -> HttpResponse:
             staff=request.user,
             paid_on=form.cleaned_data["paid_on"],
             amount=form.cleaned_data["amount"],
+            correction=form.cleaned_data["correction"],
         ),
         "Fee payment recorded.",
     )
