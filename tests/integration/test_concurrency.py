@@ -166,3 +166,71 @@ def test_twenty_fee_recordings_at_once_by_two_clerks_record_one_payment(
     assert events.count() == 1
     application.refresh_from_db()
     assert application.fee_amount == Decimal(events.get().after["amount"])
+
+
+def test_ten_appeals_of_one_order_at_once_by_its_permittee_file_one(
+    people, expect_postgres_when_asked
+):
+    import datetime
+
+    from enforcement_helpers import at, permit_filed_on
+
+    from siltfence.apps.appeals import services as appeals
+    from siltfence.apps.appeals.models import Appeal
+    from siltfence.apps.enforcement import services as enforcement
+
+    village = factories.SPENCER
+    permit = permit_filed_on(
+        applicant=people.applicant_a,
+        village=village,
+        staff=people.staff[village],
+        filed="2026-06-01",
+        address="300 2nd St",
+    )
+    case = enforcement.violation_record(
+        village=permit.village,
+        recorded_by=people.staff[village],
+        source="observation",
+        description="Fence down.",
+        provision="§ 413-7B(4)",
+        days_from=datetime.date(2026, 7, 1),
+        at=at("2026-07-01"),
+        permit=permit,
+    ).case
+    order = enforcement.stop_work_order_post(
+        case=case,
+        staff=people.staff[village],
+        at=at("2026-07-01", 10),
+        grounds=["plan-not-followed"],
+    )
+    barrier = threading.Barrier(10, timeout=60)
+    outcomes: list[Any] = []
+
+    def file() -> None:
+        try:
+            barrier.wait()
+            appeals.appeal_file(
+                village=order.case.village,
+                filed_by=people.applicant_a,
+                on=datetime.date(2026, 7, 2),
+                appellant_name="Alex Schmid",
+                standing="permittee",
+                grounds="The fence was up.",
+                action=order,
+            )
+            outcomes.append("filed")
+        except BaseException as exc:
+            outcomes.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=file) for _ in range(10)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+        assert not thread.is_alive()
+    assert outcomes.count("filed") == 1, outcomes
+    refused = [o for o in outcomes if o != "filed"]
+    assert all(isinstance(o, ActionRefused) and "already filed" in str(o) for o in refused)
+    assert Appeal.objects.filter(action=order).count() == 1

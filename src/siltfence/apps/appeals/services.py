@@ -41,6 +41,10 @@ RETRACTS_ONLY_ON_MODIFY = (
 NOT_YOURS = "decision: you may appeal only decisions on your own permits and applications"
 NO_DECISION = "decision: choose the order, decision or determination appealed"
 OTHER_VILLAGE = "decision: that decision is not one of {village}'s"
+ALREADY_FILED = (
+    "decision: this appellant's appeal of that decision is already filed: appeal {number}, filed "
+    "{on}, not yet decided"
+)
 GROUNDS_REQUIRED = "grounds: say why the decision is wrong (or, for a variance, what is asked)"
 NAME_REQUIRED = "appellant: give the name of the person or office appealing"
 NOT_BOARD = "village: only members of the {body} of {village} may do this"
@@ -193,6 +197,27 @@ def appeal_file(
         case = None
         if action is not None:
             case = EnforcementCase.objects.select_for_update().get(pk=action.case_id)
+        if application is not None:
+            Application.objects.select_for_update().filter(pk=application.pk).exists()
+        # One pending appeal of a decision by one appellant: a second filing (ten at once)
+        # is refused with the one on record, under the lock just taken.
+        pending = (
+            Appeal.objects.filter(
+                kind=kind,
+                action=action,
+                application=application if action is None else None,
+                appellant_name__iexact=name,
+            )
+            .exclude(status=AppealStatus.DECIDED)
+            .first()
+            if kind == AppealKind.APPEAL
+            else None
+        )
+        if pending is not None:
+            raise ActionRefused(
+                ALREADY_FILED.format(number=pending.number, on=pending.filed_on.isoformat()),
+                field="decision",
+            )
         appeal = Appeal.objects.create(
             village=village,
             number=_number(village.id),
