@@ -78,11 +78,23 @@ def test_python_itself_would_have_read_the_week_date_as_another_day():
         read_date("2026-W22-1")
 
 
-def test_a_date_reads_with_surrounding_spaces_and_at_the_ends_of_the_years_counted():
-    assert read_date(" 2026-06-01 ") == datetime.date(2026, 6, 1)
+def test_a_date_reads_at_the_ends_of_the_years_counted_and_not_beyond():
     assert read_date("1900-01-01") == datetime.date(1900, 1, 1)
-    assert read_date("2199-12-31") == datetime.date(2199, 12, 31)
+    assert read_date("2100-12-31") == datetime.date(2100, 12, 31)
     assert read_date("2028-02-29") == datetime.date(2028, 2, 29)
+    for beyond in ("1899-12-31", "2101-01-01", "2199-12-31"):
+        with pytest.raises(DateRefused, match="from 1900 to 2100"):
+            read_date(beyond)
+
+
+@pytest.mark.parametrize("text", ["2026-06-01\n", " 2026-06-01", "2026-06-01 ", "\t2026-06-01"])
+def test_a_date_with_a_space_or_line_end_around_it_is_refused(text):
+    with pytest.raises(DateRefused):
+        read_date(text)
+    with pytest.raises(DateRefused):
+        read_date_or_datetime(text)
+    with pytest.raises(DateRefused):
+        read_datetime(text.replace("2026-06-01", "2026-06-01T10:00"))
 
 
 @pytest.mark.parametrize("text", NOT_DATETIMES, ids=lambda t: repr(t)[:30])

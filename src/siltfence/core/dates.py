@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime
 import re
 
-YEARS = (1900, 2199)
+YEARS = (1900, 2100)
 LONGEST = 40  # characters; the longest datetime of this grammar has 32
 
 DATE_WORDS = "a date written YYYY-MM-DD"
@@ -53,7 +53,7 @@ def shown(value: object) -> str:
 def read_date(value: object) -> datetime.date:
     """``"2026-06-01"`` -> that date; ``DateRefused`` for anything else."""
     if isinstance(value, str) and len(value) <= LONGEST:
-        match = _DATE.fullmatch(value.strip())
+        match = _DATE.fullmatch(value)
         if match is not None:
             return _day(value, *match.groups(), words=DATE_WORDS)
     raise DateRefused(f"expected {DATE_WORDS}, got {shown(value)}")
@@ -62,7 +62,7 @@ def read_date(value: object) -> datetime.date:
 def read_datetime(value: object) -> datetime.datetime:
     """``"2026-06-01T09:30"`` -> a datetime, naive when no offset is written."""
     if isinstance(value, str) and len(value) <= LONGEST:
-        match = _DATETIME.fullmatch(value.strip())
+        match = _DATETIME.fullmatch(value)
         if match is not None:
             return _moment(value, match.groups(), words=DATETIME_WORDS)
     raise DateRefused(f"expected {DATETIME_WORDS}, got {shown(value)}")
@@ -71,7 +71,7 @@ def read_datetime(value: object) -> datetime.datetime:
 def read_date_or_datetime(value: object) -> tuple[datetime.date | datetime.datetime, bool]:
     """A date or a datetime, and whether a time was written."""
     if isinstance(value, str) and len(value) <= LONGEST:
-        text = value.strip()
+        text = value  # exactly as written: no space or line end around it
         match = _DATE.fullmatch(text)
         if match is not None:
             return _day(value, *match.groups(), words=MOMENT_WORDS), False
