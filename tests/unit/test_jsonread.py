@@ -89,3 +89,28 @@ def test_any_text_is_read_as_json_loads_would_or_refused_naming_what_was_read(te
         assert exc.field == "plan" and str(exc).startswith("plan: ")
         return
     assert value == json.loads(text)
+
+
+@pytest.mark.parametrize(
+    "document",
+    ['{"area": 1, "area": 2}', '{"a": {"b": 1, "b": 1}}', '[{"x": 1}, {"y": 1, "y": 2}]'],
+)
+def test_a_name_twice_in_one_object_is_refused_not_resolved(document):
+    with pytest.raises(SiltfenceError, match="appears twice in one object") as refused:
+        read_json(document, what="facts")
+    assert refused.value.field == "facts"
+
+
+def test_the_same_name_in_two_objects_is_fine():
+    assert read_json('[{"x": 1}, {"x": 2}]', what="facts") == [{"x": 1}, {"x": 2}]
+
+
+@pytest.mark.parametrize("number", ["5e-400", "-1.5E-999", "0.5e-400"])
+def test_a_number_too_small_for_a_float_is_refused_not_read_as_zero(number):
+    with pytest.raises(SiltfenceError, match="too small to be a measurement"):
+        read_json(f'{{"inches": {number}}}', what="body")
+
+
+@pytest.mark.parametrize("number", ["0.0", "0e-400", "-0.0", "0.000e5"])
+def test_zero_written_as_zero_is_zero(number):
+    assert read_json(f'{{"inches": {number}}}', what="body") == {"inches": 0.0}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pint
 import pytest
 
-from siltfence.core.quantities import UNIT_NAMES, read_quantity, to_unit
+from siltfence.core.quantities import UNIT_NAMES, UnitMismatch, read_quantity, to_unit
 
 REGISTRY = pint.UnitRegistry(cache_folder=None)
 
@@ -61,3 +61,16 @@ def test_half_an_inch_of_rain_is_12_point_7_millimetres_exactly():
 def test_a_unit_of_the_wrong_kind_is_refused_with_the_dimension_named():
     with pytest.raises(ValueError, match="not an area"):
         to_unit("3 ft", "ft**2")
+
+
+@pytest.mark.parametrize("text", ["5e-400 acre", "1e-300 acre", "2e-1000 acre"])
+def test_an_area_too_small_for_any_measurement_is_refused_however_small(text):
+    # 5e-400 is below what a float holds and reads as 0.0: it is refused like 1e-300, not
+    # taken as the zero it was not written as.
+    with pytest.raises(UnitMismatch, match="too small to be a real measurement"):
+        read_quantity(text, "acre")
+
+
+@pytest.mark.parametrize("text", ["0 acre", "0.0 acre", "0e-400 acre"])
+def test_zero_written_as_zero_is_zero_acres(text):
+    assert read_quantity(text, "acre") == 0.0

@@ -63,7 +63,13 @@ def read_json(
             field=what,
         )
     try:
-        return json.loads(text, parse_constant=_no_constant, parse_float=_float, parse_int=_int)
+        return json.loads(
+            text,
+            parse_constant=_no_constant,
+            parse_float=_float,
+            parse_int=_int,
+            object_pairs_hook=_one_of_each,
+        )
     except json.JSONDecodeError as exc:
         raise SiltfenceError(
             f"{what}: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})",
@@ -85,6 +91,17 @@ def nesting_depth(text: str) -> int:
     return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
 
 
+def _one_of_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object, each of whose names appears once: with two, which one counts would be a
+    guess (JSON readers differ), so neither is taken."""
+    found: dict[str, Any] = {}
+    for name, value in pairs:
+        if name in found:
+            raise _Refused(f'the name "{name[:40]}" appears twice in one object')
+        found[name] = value
+    return found
+
+
 def _no_constant(token: str) -> float:
     raise _Refused(f"{token} is not a number JSON allows")
 
@@ -95,6 +112,8 @@ def _float(token: str) -> float:
     number = float(token)
     if not math.isfinite(number):
         raise _Refused(f"the number {token} is too large to be a measurement")
+    if number == 0 and any(c in "123456789" for c in token.split("e")[0].split("E")[0]):
+        raise _Refused(f"the number {token} is too small to be a measurement")
     return number
 
 

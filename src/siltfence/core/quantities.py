@@ -246,11 +246,20 @@ def plausible(number: float, value: object, label: str) -> float:
             f"{shown(value)} is too large to be a real measurement "
             f"(at most {MAX_MAGNITUDE:,.0f} {label})".rstrip()
         )
-    if number != 0 and abs(number) < MIN_MAGNITUDE:
+    if abs(number) < MIN_MAGNITUDE and (number != 0 or _written_nonzero(value)):
         raise UnitMismatch(
             f"{shown(value)} is too small to be a real measurement; give 0 or a larger value"
         )
     return number
+
+
+def _written_nonzero(value: object) -> bool:
+    """Whether the number as written is not zero (``5e-400`` is written so, and reads as 0.0
+    only because it is smaller than a float can hold)."""
+    if not isinstance(value, str):
+        return False
+    mantissa = re.match(r"\s*[-+]?([0-9.]*)", value)
+    return mantissa is not None and any(c in "123456789" for c in mantissa.group(1))
 
 
 def _from_text(text: str, unit: str) -> float:
