@@ -123,7 +123,7 @@ def test_approve_disapprove_and_close_happen_only_once_confirmed(live_server, br
     expect(page.get_by_test_id("status")).to_have_text("Under review")
     assert answers == []
     # ... and once ticked, a second look: "no" leaves it as it is, "yes" approves.
-    page.get_by_label("I understand this cannot be undone: the permit is issued at once.").check()
+    page.get_by_label("I understand this cannot be undone", exact=False).first.check()
     approve.click()
     expect(page.get_by_test_id("status")).to_have_text("Under review")
     approve.click()

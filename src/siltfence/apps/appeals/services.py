@@ -135,6 +135,12 @@ def _described(
             f"case {action.case.number}"
         )
     if application is not None:
+        if application.surety_required is not None:
+            rules = ordinance.rules["permit"]
+            return (
+                f"Decision on application {application.number}: approved subject to a surety "
+                f"of ${application.surety_required:,.2f} ({rules['surety_citation']})"
+            )
         status = application.get_status_display().lower()
         return f"Decision on application {application.number} ({status})"
     return f"A variance from Ch. {ordinance.chapter}"

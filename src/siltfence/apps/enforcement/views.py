@@ -114,6 +114,21 @@ def cases(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _lifted(actions: list[Any]) -> set[int]:
+    """The orders and revocations a later retraction lifted: nothing is left of them to
+    appeal, so no appeal is offered."""
+    kinds = {"stop_work_order": "stop_work_order", "revocation": "revocation"}
+    lifted: set[int] = set()
+    for index, action in enumerate(actions):
+        if action.kind != "retraction":
+            continue
+        kind = kinds.get(action.details.get("order", ""))
+        earlier = [a for a in actions[:index] if a.kind == kind and a.pk not in lifted]
+        if earlier:
+            lifted.add(earlier[-1].pk)
+    return lifted
+
+
 @login_required
 @require_GET
 def case_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -142,6 +157,7 @@ def case_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "unpaid": {
                 a.details.get("invoice") for a in case.actions.all() if a.kind == "costs_unpaid"
             },
+            "lifted": _lifted(list(case.actions.all())),
             "notes": timeline.get("notes", []),
             "forfeiture": forfeiture_summary(case, now),
             "set_elsewhere": _outside(rule["forfeiture"]),

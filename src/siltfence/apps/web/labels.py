@@ -200,3 +200,48 @@ def _path_words(path: str) -> str:
 def _data_file(match: re.Match[str]) -> str:
     name = match.group(2) or match.group(3)
     return f"the village's {label(name)} data"
+
+
+# What each entry of the audit record says happened, in the record's own words on the pages.
+AUDIT_ACTIONS: dict[str, str] = {
+    "application_create": "Application started",
+    "application_facts_update": "Facts of the work changed",
+    "application_checklist_set": "Plan checklist ticked",
+    "document_upload": "Document uploaded",
+    "control_plan_save": "Control plan saved",
+    "application_submit": "Application filed",
+    "fee_payment_record": "Fee payment recorded",
+    "fee_payment_correct": "Fee payment corrected",
+    "application_information_request": "Information requested in writing",
+    "application_information_provide": "Information provided",
+    "application_approve": "Approved",
+    "application_disapprove": "Disapproved",
+    "surety_receive": "Surety received; permit issued",
+    "surety_record": "Surety recorded",
+    "surety_draw": "Surety drawn on",
+    "surety_release": "Surety released",
+    "permit_extend": "Permit extended",
+    "permit_close": "Permit closed at final stabilization",
+    "plan_amendment_request": "Plan change asked for",
+    "plan_amendment_decide": "Plan change decided",
+    "rain_station_nearest": "Rain station chosen (the nearest with a record)",
+    "rain_station_pinned": "Rain station chosen by staff",
+}
+DOCUMENT_WRITTEN: dict[str, str] = {
+    "permit": "Permit document written",
+    "disapproval_letter": "Disapproval letter written",
+    "surety_required_letter": "Letter of approval subject to a surety written",
+    "extension_letter": "Extension letter written",
+    "closeout_letter": "Closeout letter written",
+    "surety_release_letter": "Surety release letter written",
+}
+
+
+def audit_action(name: str) -> str:
+    """An entry of the audit record in plain words: ``application_approve`` -> "Approved"."""
+    if name in AUDIT_ACTIONS:
+        return AUDIT_ACTIONS[name]
+    document = name.removesuffix("_generate")
+    if document != name:
+        return DOCUMENT_WRITTEN.get(document, f"{document.replace('_', ' ').capitalize()} written")
+    return name.replace("_", " ").capitalize()

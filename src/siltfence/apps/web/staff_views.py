@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import is_applicant_of, is_staff_of, village_ids
+from siltfence.apps.enforcement.forms import first_error
 from siltfence.apps.enforcement.models import EnforcementCase
 from siltfence.apps.permits import services
 from siltfence.apps.permits.clocks import application_timeline, office_closures, review_clock
@@ -302,7 +303,7 @@ def surety_receive(request: HttpRequest, pk: int) -> HttpResponse:
     application = _staff_application(request, pk)
     form = SuretyReceiveForm(request.POST)
     if not form.is_valid():
-        messages.error(request, f"surety: {form.errors.as_text()}")
+        messages.error(request, first_error(form))
         return redirect("web:staff-application", pk=pk)
     _done(
         request,
@@ -530,7 +531,7 @@ def surety_move(request: HttpRequest, pk: int, surety_pk: int) -> HttpResponse:
         return redirect("web:permit", pk=pk)
     form = SuretyMoveForm(request.POST)
     if not form.is_valid():
-        messages.error(request, f"surety: {form.errors.as_text()}")
+        messages.error(request, first_error(form))
         return redirect("web:permit", pk=pk)
     data = form.cleaned_data
     if move == "draw":
@@ -569,7 +570,7 @@ def permit_surety(request: HttpRequest, pk: int) -> HttpResponse:
     permit = _staff_permit(request, pk)
     form = SuretyForm(request.POST)
     if not form.is_valid():
-        messages.error(request, f"surety: {form.errors.as_text()}")
+        messages.error(request, first_error(form))
         return redirect("web:permit", pk=pk)
     _done(
         request,
@@ -703,7 +704,12 @@ def inspector_home(request: HttpRequest) -> HttpResponse:
     # so the duties shown are worked out now, from everything recorded up to this moment.
     page = page_of(
         request,
-        Permit.objects.filter(village_id__in=villages, status=PermitStatus.ACTIVE)
+        # In force: active and not past its last day (an expired permit is no permit).
+        Permit.objects.filter(
+            village_id__in=villages,
+            status=PermitStatus.ACTIVE,
+            expires_on__gte=timezone.localdate(),
+        )
         .select_related("village", "application__site")
         .defer("application__determination", "application__facts")
         .prefetch_related("application__timeline")

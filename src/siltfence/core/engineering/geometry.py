@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+import numpy as np
 import shapely  # type: ignore[import-untyped]
 from pyproj import Transformer
 from shapely.geometry import shape  # type: ignore[import-untyped]
@@ -49,6 +50,9 @@ GEOMETRY_TYPES = (
     "MultiPolygon",
     "GeometryCollection",
 )
+
+# segment_pairs compares at most about this many pairs of extents at once (memory).
+_PAIRS_PER_BATCH = 1_000_000
 
 _local = threading.local()  # pyproj Transformers must not be shared between threads
 
@@ -133,6 +137,47 @@ def length_ft(geometry: BaseGeometry) -> float:
 def distance_ft(a: BaseGeometry, b: BaseGeometry) -> float:
     """Least straight-line distance in ft between two geometries in EPSG:3071 metres."""
     return float(a.distance(b)) / FT
+
+
+def segment_pairs(geometries: Iterable[BaseGeometry], limit: int) -> int:
+    """Pairs of segments of the lines and outlines of ``geometries`` whose extents overlap
+    (two segments of one line or ring too, but not two that follow each other in it),
+    counted up to just past ``limit``.
+
+    It bounds what overlaying them costs (a union, a difference, a buffer): GEOS nodes
+    segments whose extents overlap, and each crossing adds a node. Real plans have few such
+    pairs (shared edges, lines that meet); two sawteeth drawn across each other have one for
+    every pair of their teeth. The extents are compared in an index, a bounded batch of
+    segments at a time, so counting past ``limit`` costs little more than ``limit`` pairs
+    whatever was drawn.
+    """
+    outlines = [
+        shapely.boundary(g) if g.geom_type in ("Polygon", "MultiPolygon") else g for g in geometries
+    ]
+    lines = shapely.get_parts(shapely.get_parts(outlines)) if outlines else []
+    if len(lines) == 0:
+        return 0
+    coordinates, line = shapely.get_coordinates(lines, return_index=True)
+    same = line[1:] == line[:-1]
+    a, b = coordinates[:-1][same], coordinates[1:][same]
+    segment_line = line[:-1][same]
+    boxes = shapely.box(
+        np.minimum(a[:, 0], b[:, 0]),
+        np.minimum(a[:, 1], b[:, 1]),
+        np.maximum(a[:, 0], b[:, 0]),
+        np.maximum(a[:, 1], b[:, 1]),
+    )
+    tree = shapely.STRtree(boxes)
+    batch = max(1, _PAIRS_PER_BATCH // len(boxes))
+    pairs = 0
+    for first in range(0, len(boxes), batch):
+        mine, theirs = tree.query(boxes[first : first + batch])
+        mine = mine + first
+        next_in_line = (theirs == mine + 1) & (segment_line[theirs] == segment_line[mine])
+        pairs += int(np.count_nonzero((theirs > mine) & ~next_in_line))  # each pair once
+        if pairs > limit:
+            break
+    return pairs
 
 
 # -- parsing -----------------------------------------------------------------------------

@@ -6,7 +6,9 @@ with a unit, every date is YYYY-MM-DD, every feature of the site has a known ``k
 the geometry and properties that kind takes. A problem raises ``EngineeringInputError`` (or
 ``GeometryError`` for the GeoJSON) naming the path of the field, for example
 ``plan.site.features[3].properties.volume`` or ``plan.sheet_flow[0].slope``. Nothing is
-ignored and nothing is guessed.
+ignored and nothing is guessed. A plan larger than a site's plan can be (``LIMITS`` below:
+how many features, positions, sheet-flow paths...) is refused the same way, before the
+part over the limit is read, so no plan holds a worker for long.
 
 The site is a GeoJSON FeatureCollection in WGS84 longitude, latitude; every geometry is
 measured in Wisconsin Transverse Mercator (EPSG:3071, see ``geometry``).
@@ -15,6 +17,7 @@ measured in Wisconsin Transverse Mercator (EPSG:3071, see ``geometry``).
 from __future__ import annotations
 
 import datetime
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -24,13 +27,58 @@ from shapely.geometry.base import BaseGeometry  # type: ignore[import-untyped]
 
 from siltfence.core.dates import DateRefused, read_date
 from siltfence.core.engineering.errors import EngineeringInputError, GeometryError
-from siltfence.core.engineering.geometry import parse_geojson
+from siltfence.core.engineering.geometry import parse_geojson, segment_pairs
 from siltfence.core.engineering.sheet_flow import TR55_SHEET_FLOW_N
 from siltfence.core.engineering.stabilization import StabilizationMethod
 from siltfence.core.engineering.tracking import LAND_USES
 from siltfence.core.engineering.units import to_float
 
 ROOT = "plan"
+
+# -- limits ------------------------------------------------------------------------------
+# A control plan is one construction site's: a boundary, a few phases, tens of fence lines,
+# inlets and other measures, a few stockpiles, basins and sheet-flow paths. Each bound is
+# several times what a large site's plan holds (the worked plans in ordinances/*/cases/design
+# have at most 14 features), and together they keep the design checks of the largest plan
+# they allow to about a second of processor time (README, "Control plans and design
+# checks"), so no plan sent to the public endpoint holds a worker for long. A plan over a
+# bound is refused, naming the field, before anything past the bound is read.
+MAX_FEATURES = 200  # plan.site.features, of every kind together
+MAX_OF_KIND: Mapping[str, int] = MappingProxyType(
+    {
+        # The area disturbed at one time lists, for each day a phase starts, every phase
+        # open that day: its size grows with the phases times their start days.
+        "disturbed_area": 100,
+        # Each gets a check of its own, measured against every road and channel.
+        "stockpile": 50,
+        # Each gets a check over the seven design storms; a site needs one to a few.
+        "sediment_basin": 20,
+    }
+)
+# Positions (vertices) in all the site's geometries: a drawn site has tens per feature; a
+# surveyed or imported one a few hundred for its longest outlines.
+MAX_POSITIONS = 10_000
+# Pairs of segments that cross or nearly cross (their extents overlap) among the outlines
+# and lines the checks overlay (unions, the fence band): real plans have few, where edges
+# are shared or lines meet; outlines drawn across each other as sawteeth have one per pair
+# of teeth, and each costs the overlays a node (geometry.segment_pairs).
+MAX_SEGMENT_PAIRS = 20_000
+OVERLAID_KINDS = (
+    "disturbed_area",
+    "basin_drainage",
+    "silt_fence",
+    "straw_bale",
+    "downslope_edge",
+    "sideslope_edge",
+)
+MAX_SHEET_FLOW = 100  # plan.sheet_flow paths; a site has a few upslope areas
+MAX_SCHEDULE = 100  # plan.schedule activities
+MAX_INACTIVE_AREAS = 100  # plan.inactive_areas stretches of inactive ground
+MAX_CONTENTS = 50  # plan.contents item ids; a chapter's plan names about fifteen
+# Characters of an id or name (ids, names, phases, and the ids they refer to): a label is
+# repeated in the report, once for every day its phase is open.
+MAX_NAME_CHARS = 100
+NAME_PROPERTIES = ("id", "name", "phase", "inlet", "basin")
 
 AREAS = ("Polygon", "MultiPolygon")
 LINES = ("LineString", "MultiLineString")
@@ -269,9 +317,19 @@ def parse_plan(data: object) -> ControlPlan:
             plan["channel_originates_on_site"], f"{ROOT}.channel_originates_on_site"
         ),
         dewatering=_dewatering(plan["dewatering"]) if "dewatering" in plan else None,
-        sheet_flow=_list(plan.get("sheet_flow", []), f"{ROOT}.sheet_flow", _sheet_flow),
-        schedule=_list(plan.get("schedule", []), f"{ROOT}.schedule", _schedule_item),
-        inactive_areas=_list(plan.get("inactive_areas", []), f"{ROOT}.inactive_areas", _inactive),
+        sheet_flow=_list(
+            plan.get("sheet_flow", []), f"{ROOT}.sheet_flow", _sheet_flow, MAX_SHEET_FLOW, "paths"
+        ),
+        schedule=_list(
+            plan.get("schedule", []), f"{ROOT}.schedule", _schedule_item, MAX_SCHEDULE, "activities"
+        ),
+        inactive_areas=_list(
+            plan.get("inactive_areas", []),
+            f"{ROOT}.inactive_areas",
+            _inactive,
+            MAX_INACTIVE_AREAS,
+            "stretches of inactive ground",
+        ),
         maintenance=_optional_text(plan.get("maintenance"), f"{ROOT}.maintenance"),
         description=_optional_text(plan.get("description"), f"{ROOT}.description"),
         contents=_contents(plan.get("contents", [])),
@@ -288,10 +346,12 @@ def _site(value: object) -> tuple[SiteFeature, ...]:
         raise GeometryError(
             f"{where}.type", f"expected a GeoJSON FeatureCollection, got {site.get('type')!r}"
         )
+    _site_within_limits(site.get("features"), f"{where}.features")
     features = [
         _site_feature(parsed.geometry, parsed.properties, parsed.field)
         for parsed in parse_geojson(site, field=where)
     ]
+    _segments_within_limit(features, f"{where}.features")
     ids: dict[tuple[str, str], str] = {}
     for feature in features:
         if feature.id is None:
@@ -339,6 +399,8 @@ def _site_feature(geometry: BaseGeometry, properties: Mapping[str, Any], field: 
             values[name] = prop.default
             continue
         values[name] = _property(properties[name], prop, path)
+        if name in NAME_PROPERTIES:
+            _name_within_limit(values[name], path)
     if kind == "disturbed_area" and values["end"] < values["start"]:
         raise EngineeringInputError(
             f"{where}.end", f"{values['end'].isoformat()} is before start {values['start']}"
@@ -436,7 +498,7 @@ def _sheet_flow(value: object, where: str) -> SheetFlowEntry:
             f"{where}.manning_n", "give the surface (TR-55 Table 3-1) or manning_n, not both"
         )
     return SheetFlowEntry(
-        id=_optional_text(data.get("id"), f"{where}.id"),
+        id=_optional_name(data.get("id"), f"{where}.id"),
         adjacent_area=to_float(data["adjacent_area"], "ft**2", field=f"{where}.adjacent_area"),
         flow_length=to_float(
             data["flow_length"], "ft", field=f"{where}.flow_length", positive=True
@@ -449,7 +511,7 @@ def _sheet_flow(value: object, where: str) -> SheetFlowEntry:
         runoff_coefficient=_coefficient(data["runoff_coefficient"], f"{where}.runoff_coefficient")
         if "runoff_coefficient" in data
         else None,
-        diverted_by=_optional_text(data.get("diverted_by"), f"{where}.diverted_by"),
+        diverted_by=_optional_name(data.get("diverted_by"), f"{where}.diverted_by"),
         field=where,
     )
 
@@ -482,7 +544,7 @@ def _inactive(value: object, where: str) -> InactiveArea:
     if until is not None and until < start:
         raise EngineeringInputError(f"{where}.until", f"{until} is before from {start}")
     return InactiveArea(
-        area=_optional_text(data.get("area"), f"{where}.area"),
+        area=_optional_name(data.get("area"), f"{where}.area"),
         inactive_from=start,
         inactive_until=until,
         method=method,
@@ -497,12 +559,14 @@ def _contents(value: object) -> tuple[str, ...]:
     where = f"{ROOT}.contents"
     if not isinstance(value, list):
         raise EngineeringInputError(where, f"expected a list of item ids, got {_name(value)}")
-    items: list[str] = []
+    _at_most(len(value), MAX_CONTENTS, where, "item ids")
+    items: dict[str, None] = {}
     for index, item in enumerate(value):
         text = _text(item, f"{where}[{index}]")
+        _name_within_limit(text, f"{where}[{index}]")
         if text in items:
             raise EngineeringInputError(f"{where}[{index}]", f"{text!r} is listed twice")
-        items.append(text)
+        items[text] = None
     return tuple(items)
 
 
@@ -621,7 +685,90 @@ def _coefficient(value: object, where: str) -> float:
     return number
 
 
-def _list[T](value: object, where: str, read: Callable[[object, str], T]) -> tuple[T, ...]:
+def _list[T](
+    value: object, where: str, read: Callable[[object, str], T], limit: int, things: str
+) -> tuple[T, ...]:
     if not isinstance(value, list):
         raise EngineeringInputError(where, f"expected a list, got {_name(value)}")
+    _at_most(len(value), limit, where, things)
     return tuple(read(item, f"{where}[{index}]") for index, item in enumerate(value))
+
+
+# -- limits ------------------------------------------------------------------------------
+
+
+def _at_most(count: int, limit: int, where: str, things: str) -> None:
+    if count > limit:
+        raise EngineeringInputError(where, f"at most {limit:,} {things}; got {count:,}")
+
+
+def _site_within_limits(features: object, where: str) -> None:
+    """The site's features, their kinds and their positions, counted before any is read
+    (``parse_geojson`` then names anything malformed)."""
+    if not isinstance(features, list):
+        return
+    _at_most(len(features), MAX_FEATURES, where, "features")
+    properties = [f.get("properties") if isinstance(f, dict) else None for f in features]
+    kinds = Counter(
+        kind
+        for kind in (p.get("kind") if isinstance(p, dict) else None for p in properties)
+        if isinstance(kind, str)
+    )
+    for kind, limit in MAX_OF_KIND.items():
+        _at_most(kinds[kind], limit, where, f"{kind} features")
+    positions = 0
+    for feature in features:
+        if isinstance(feature, dict):
+            positions += _positions(feature.get("geometry"))
+    _at_most(positions, MAX_POSITIONS, where, "positions (vertices) in all the geometries")
+
+
+def _positions(geometry: object, depth: int = 0) -> int:
+    """The positions of a GeoJSON geometry as sent; what is not a position counts none."""
+    if not isinstance(geometry, dict) or depth > _GEOMETRY_NESTING:
+        return 0
+    if geometry.get("type") == "GeometryCollection":
+        parts = geometry.get("geometries")
+        if not isinstance(parts, list):
+            return 0
+        return sum(_positions(part, depth + 1) for part in parts)
+    return _count_positions(geometry.get("coordinates"), 0)
+
+
+# Lists in coordinates (a MultiPolygon's: polygons, rings, positions) and geometry collections
+# in one another, at most; anything deeper is not a position (parse_geojson refuses it).
+_COORDINATE_NESTING = 4
+_GEOMETRY_NESTING = 8
+
+
+def _count_positions(value: object, depth: int) -> int:
+    if not isinstance(value, list) or not value or depth >= _COORDINATE_NESTING:
+        return 0
+    if not isinstance(value[0], list):
+        return 1  # [longitude, latitude]
+    return sum(_count_positions(item, depth + 1) for item in value)
+
+
+def _segments_within_limit(features: list[SiteFeature], where: str) -> None:
+    overlaid = [f.geometry for f in features if f.kind in OVERLAID_KINDS]
+    pairs = segment_pairs(overlaid, MAX_SEGMENT_PAIRS)
+    if pairs > MAX_SEGMENT_PAIRS:
+        raise GeometryError(
+            where,
+            f"at most {MAX_SEGMENT_PAIRS:,} pairs of segments that cross or nearly cross "
+            f"(their extents overlap) among the {', '.join(OVERLAID_KINDS)} lines and "
+            f"outlines; got more than {MAX_SEGMENT_PAIRS:,}: simplify the geometry",
+        )
+
+
+def _name_within_limit(value: object, where: str) -> None:
+    if isinstance(value, str) and len(value) > MAX_NAME_CHARS:
+        raise EngineeringInputError(
+            where, f"at most {MAX_NAME_CHARS} characters; got {len(value):,}"
+        )
+
+
+def _optional_name(value: object, where: str) -> str | None:
+    text = _optional_text(value, where)
+    _name_within_limit(text, where)
+    return text

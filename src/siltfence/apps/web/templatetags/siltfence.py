@@ -20,6 +20,12 @@ def words(value: object) -> str:
 
 
 @register.filter
+def record_words(value: object) -> str:
+    """An audit record's action in plain words (see ``labels.audit_action``)."""
+    return labels.audit_action(str(value or ""))
+
+
+@register.filter
 def says(value: object) -> str:
     """A sentence from the core, in the words of the screens (see ``labels.say``)."""
     return labels.say(str(value or ""))
