@@ -35,13 +35,13 @@ $(BIN)/.installed: pyproject.toml
 install: $(BIN)/.installed
 
 $(DATA)/secret-key:
-	@mkdir -p $(DATA)
+	@mkdir -p -m 700 $(DATA)
 	@umask 077 && $(PYTHON_FOUND) -c 'import secrets; print(secrets.token_urlsafe(50))' > $@.new
 	@mv $@.new $@
 
 # The key that signs the audit record's checkpoints, kept out of the database (and out of git).
 $(DATA)/audit-key:
-	@mkdir -p $(DATA)
+	@mkdir -p -m 700 $(DATA)
 	@umask 077 && $(PYTHON_FOUND) -c 'import secrets; print(secrets.token_urlsafe(48))' > $@.new
 	@mv $@.new $@
 
