@@ -181,12 +181,12 @@ class World:
             phone="555-0100",
         )
 
-        def heard(grounds: str) -> Appeal:
+        def heard(grounds: str, appellant: str = "Alex Schmid") -> Appeal:
             appeal = appeals.appeal_file(
                 village=permit.village,
                 filed_by=staff,
                 on=timezone.localdate(ago(50)),
-                appellant_name="Alex Schmid",
+                appellant_name=appellant,
                 standing="permittee",
                 grounds=grounds,
                 action=self.order,
@@ -201,7 +201,8 @@ class World:
 
         self.appeal = heard("The fence was up.")
         self.decided = appeals.appeal_decide(
-            appeal=heard("Again."),
+            # A second appellant's appeal (one appellant has one pending appeal of an order).
+            appeal=heard("Again.", appellant="Schmid Excavating LLC"),
             board_member=people.board[factories.SPENCER],
             at=ago(39),
             decision="affirm",
@@ -283,7 +284,8 @@ def _data(row: Row) -> dict[str, Any]:
         "appeals:new": {
             "action": "",  # set per world
             "kind": "appeal",
-            "appellant_name": "Alex Schmid",
+            # Not the appellant of the appeal already pending on this order.
+            "appellant_name": "Pat Schmid",
             "standing": "permittee",
             "grounds": "Wrong lot.",
             "filed_on": today,
