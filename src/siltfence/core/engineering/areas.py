@@ -126,18 +126,20 @@ def _open_by_start_day(
 
     One sweep over the start and end days finds the phases open on each start day, whatever
     the dates: a phase open until 2099 costs no more than one open for a week. The area is
-    then measured one of two ways, whichever costs less:
+    then measured one of two ways:
 
-    - the union of the phases open that day, measured day by day, while that unions little
-      more than the plan's geometry once over (a few phases, few days: most plans);
+    - the union of the phases open that day, measured day by day, while the days' unions
+      together hold at most a few times the plan's positions (a few phases, few days: most
+      plans, measured exactly as before);
     - otherwise the faces: the phases' outlines cut the site into faces, each inside a fixed
       set of phases (measured once). A face is disturbed on a day when a phase holding it is
       open, so the area open on a day is the sum of the faces the open phases hold, kept up
       to date as phases start and end. Measuring the union anew for every start day of a
       plan with many phases grew with the phases times the days (1,000 phases: a minute).
 
-    Both give the same areas, to the last few digits of a float; the sum of faces is exact
-    for the faces, so two days with the same ground open tie exactly and the first is kept.
+    Both give the same areas to about 1e-11 of them. The sum of faces is exact for the
+    faces, so two days with the same ground open tie exactly and the first is kept (their
+    unions, measured apart, can differ in the last digit).
     """
     if not phases:
         return []

@@ -141,8 +141,8 @@ def distance_ft(a: BaseGeometry, b: BaseGeometry) -> float:
 
 def segment_pairs(geometries: Iterable[BaseGeometry], limit: int) -> int:
     """Pairs of segments of the lines and outlines of ``geometries`` whose extents overlap
-    (two segments of one line or ring too, but not two that follow each other in it),
-    counted up to just past ``limit``.
+    (two segments of one line or ring too, but not two that follow each other in it).
+    Counting stops once past ``limit``: a count over ``limit`` may not be all of them.
 
     It bounds what overlaying them costs (a union, a difference, a buffer): GEOS nodes
     segments whose extents overlap, and each crossing adds a node. Real plans have few such
@@ -154,13 +154,15 @@ def segment_pairs(geometries: Iterable[BaseGeometry], limit: int) -> int:
     outlines = [
         shapely.boundary(g) if g.geom_type in ("Polygon", "MultiPolygon") else g for g in geometries
     ]
-    lines = shapely.get_parts(shapely.get_parts(outlines)) if outlines else []
-    if len(lines) == 0:
+    if not outlines:
         return 0
+    lines = shapely.get_parts(shapely.get_parts(outlines))
     coordinates, line = shapely.get_coordinates(lines, return_index=True)
     same = line[1:] == line[:-1]
     a, b = coordinates[:-1][same], coordinates[1:][same]
     segment_line = line[:-1][same]
+    if len(a) == 0:
+        return 0
     boxes = shapely.box(
         np.minimum(a[:, 0], b[:, 0]),
         np.minimum(a[:, 1], b[:, 1]),

@@ -6,9 +6,9 @@ with a unit, every date is YYYY-MM-DD, every feature of the site has a known ``k
 the geometry and properties that kind takes. A problem raises ``EngineeringInputError`` (or
 ``GeometryError`` for the GeoJSON) naming the path of the field, for example
 ``plan.site.features[3].properties.volume`` or ``plan.sheet_flow[0].slope``. Nothing is
-ignored and nothing is guessed. A plan larger than a site's plan can be (``LIMITS`` below:
-how many features, positions, sheet-flow paths...) is refused the same way, before the
-part over the limit is read, so no plan holds a worker for long.
+ignored and nothing is guessed. A plan larger than a site's plan can be (the ``MAX_``
+bounds below: features, positions, sheet-flow paths...) is refused the same way, before the
+part past the bound is read, so no plan holds a worker for long.
 
 The site is a GeoJSON FeatureCollection in WGS84 longitude, latitude; every geometry is
 measured in Wisconsin Transverse Mercator (EPSG:3071, see ``geometry``).
@@ -37,31 +37,36 @@ ROOT = "plan"
 
 # -- limits ------------------------------------------------------------------------------
 # A control plan is one construction site's: a boundary, a few phases, tens of fence lines,
-# inlets and other measures, a few stockpiles, basins and sheet-flow paths. Each bound is
-# several times what a large site's plan holds (the worked plans in ordinances/*/cases/design
-# have at most 14 features), and together they keep the design checks of the largest plan
-# they allow to about a second of processor time (README, "Control plans and design
-# checks"), so no plan sent to the public endpoint holds a worker for long. A plan over a
-# bound is refused, naming the field, before anything past the bound is read.
+# inlets and other measures, a few stockpiles, basins and sheet-flow paths (the worked plans
+# in ordinances/*/cases/design have at most 14 features). Each bound is several times what
+# a large site's plan holds, and together they keep the largest plan they allow under a
+# second of processor time for its report, and under two for its PDF (the PDF costs about a
+# millisecond a line; README, "Control plans and design checks"), so no plan sent to the
+# public pages holds a worker for long. A plan over a bound is refused, naming the field,
+# before anything past the bound is read.
 MAX_FEATURES = 200  # plan.site.features, of every kind together
 MAX_OF_KIND: Mapping[str, int] = MappingProxyType(
     {
-        # The area disturbed at one time lists, for each day a phase starts, every phase
-        # open that day: its size grows with the phases times their start days.
-        "disturbed_area": 100,
-        # Each gets a check of its own, measured against every road and channel.
-        "stockpile": 50,
-        # Each gets a check over the seven design storms; a site needs one to a few.
-        "sediment_basin": 20,
+        # Phases. The area disturbed at one time lists, for each day a phase starts, every
+        # phase open that day, so the report grows with the phases times their start days.
+        "disturbed_area": 30,
+        # Each is a check of its own (some 20 lines), measured against every road and
+        # channel; a site has a few piles.
+        "stockpile": 10,
+        # Each is a check over the design storms (some 90 lines); basins are called for from
+        # ten acres disturbed at one time, and a site needs one or two.
+        "sediment_basin": 4,
     }
 )
-# Positions (vertices) in all the site's geometries: a drawn site has tens per feature; a
-# surveyed or imported one a few hundred for its longest outlines.
+# Positions (vertices) in all the site's geometries: a drawn site has tens per feature, a
+# surveyed or imported one a few hundred on its longest outlines.
 MAX_POSITIONS = 10_000
 # Pairs of segments that cross or nearly cross (their extents overlap) among the outlines
-# and lines the checks overlay (unions, the fence band): real plans have few, where edges
-# are shared or lines meet; outlines drawn across each other as sawteeth have one per pair
-# of teeth, and each costs the overlays a node (geometry.segment_pairs).
+# and lines the checks overlay (unions, the fence band; geometry.segment_pairs). Real plans
+# have few, where edges are shared or lines meet: thirty lots drawn with 6,000 positions and
+# a fence inside each, about 4,000 to 6,500. Outlines drawn across each other as sawteeth
+# have one per pair of teeth, and every crossing is a node the overlays work through: at
+# this bound, half a second to most of a second.
 MAX_SEGMENT_PAIRS = 20_000
 OVERLAID_KINDS = (
     "disturbed_area",
@@ -71,14 +76,16 @@ OVERLAID_KINDS = (
     "downslope_edge",
     "sideslope_edge",
 )
-MAX_SHEET_FLOW = 100  # plan.sheet_flow paths; a site has a few upslope areas
-MAX_SCHEDULE = 100  # plan.schedule activities
-MAX_INACTIVE_AREAS = 100  # plan.inactive_areas stretches of inactive ground
-MAX_CONTENTS = 50  # plan.contents item ids; a chapter's plan names about fifteen
-# Characters of an id or name (ids, names, phases, and the ids they refer to): a label is
-# repeated in the report, once for every day its phase is open.
-MAX_NAME_CHARS = 100
-NAME_PROPERTIES = ("id", "name", "phase", "inlet", "basin")
+# plan.sheet_flow: an upslope area draining onto the site is one path, some 45 lines of the
+# report over the design storms; two on each of a site's four sides.
+MAX_SHEET_FLOW = 8
+MAX_SCHEDULE = 100  # plan.schedule activities (counted for the checklist, not checked)
+MAX_INACTIVE_AREAS = 10  # plan.inactive_areas: stretches of inactive ground, a check each
+MAX_CONTENTS = 50  # plan.contents item ids: each listed once; Spencer's plan names 18
+# Characters of an id, and of a reference to one: the report names a feature by its id,
+# a phase's once for every start day it is open.
+MAX_ID_CHARS = 40
+ID_PROPERTIES = ("id", "inlet", "basin")
 
 AREAS = ("Polygon", "MultiPolygon")
 LINES = ("LineString", "MultiLineString")
@@ -399,8 +406,8 @@ def _site_feature(geometry: BaseGeometry, properties: Mapping[str, Any], field: 
             values[name] = prop.default
             continue
         values[name] = _property(properties[name], prop, path)
-        if name in NAME_PROPERTIES:
-            _name_within_limit(values[name], path)
+        if name in ID_PROPERTIES:
+            _id_within_limit(values[name], path)
     if kind == "disturbed_area" and values["end"] < values["start"]:
         raise EngineeringInputError(
             f"{where}.end", f"{values['end'].isoformat()} is before start {values['start']}"
@@ -498,7 +505,7 @@ def _sheet_flow(value: object, where: str) -> SheetFlowEntry:
             f"{where}.manning_n", "give the surface (TR-55 Table 3-1) or manning_n, not both"
         )
     return SheetFlowEntry(
-        id=_optional_name(data.get("id"), f"{where}.id"),
+        id=_optional_id(data.get("id"), f"{where}.id"),
         adjacent_area=to_float(data["adjacent_area"], "ft**2", field=f"{where}.adjacent_area"),
         flow_length=to_float(
             data["flow_length"], "ft", field=f"{where}.flow_length", positive=True
@@ -511,7 +518,7 @@ def _sheet_flow(value: object, where: str) -> SheetFlowEntry:
         runoff_coefficient=_coefficient(data["runoff_coefficient"], f"{where}.runoff_coefficient")
         if "runoff_coefficient" in data
         else None,
-        diverted_by=_optional_name(data.get("diverted_by"), f"{where}.diverted_by"),
+        diverted_by=_optional_id(data.get("diverted_by"), f"{where}.diverted_by"),
         field=where,
     )
 
@@ -544,7 +551,7 @@ def _inactive(value: object, where: str) -> InactiveArea:
     if until is not None and until < start:
         raise EngineeringInputError(f"{where}.until", f"{until} is before from {start}")
     return InactiveArea(
-        area=_optional_name(data.get("area"), f"{where}.area"),
+        area=_optional_id(data.get("area"), f"{where}.area"),
         inactive_from=start,
         inactive_until=until,
         method=method,
@@ -563,7 +570,7 @@ def _contents(value: object) -> tuple[str, ...]:
     items: dict[str, None] = {}
     for index, item in enumerate(value):
         text = _text(item, f"{where}[{index}]")
-        _name_within_limit(text, f"{where}[{index}]")
+        _id_within_limit(text, f"{where}[{index}]")
         if text in items:
             raise EngineeringInputError(f"{where}[{index}]", f"{text!r} is listed twice")
         items[text] = None
@@ -761,14 +768,12 @@ def _segments_within_limit(features: list[SiteFeature], where: str) -> None:
         )
 
 
-def _name_within_limit(value: object, where: str) -> None:
-    if isinstance(value, str) and len(value) > MAX_NAME_CHARS:
-        raise EngineeringInputError(
-            where, f"at most {MAX_NAME_CHARS} characters; got {len(value):,}"
-        )
+def _id_within_limit(value: object, where: str) -> None:
+    if isinstance(value, str) and len(value) > MAX_ID_CHARS:
+        raise EngineeringInputError(where, f"at most {MAX_ID_CHARS} characters; got {len(value):,}")
 
 
-def _optional_name(value: object, where: str) -> str | None:
+def _optional_id(value: object, where: str) -> str | None:
     text = _optional_text(value, where)
-    _name_within_limit(text, where)
+    _id_within_limit(text, where)
     return text
