@@ -675,3 +675,40 @@ def test_hostile_stabilization_measures_are_refused_and_the_permit_stays_open(
     assert refused.value.field == "measures"
     permit.refresh_from_db()
     assert permit.status == "active"
+
+
+@pytest.mark.parametrize(
+    ("extra", "field"),
+    [
+        ({"description": "x" * 5001}, "description"),
+        ({"legal_description": "L" * 3_000_000}, "legal_description"),
+        ({"description": "a\x00b"}, "description"),
+        # Filed 2026-05-01: a building permit that ended the day before authorises nothing,
+        # and one said to end in 1900 or past ten years (3,660 days) is a mistake.
+        ({"building_permit_expires": datetime.date(2026, 4, 30)}, "building_permit_expires"),
+        ({"building_permit_expires": datetime.date(1900, 1, 1)}, "building_permit_expires"),
+        ({"building_permit_expires": datetime.date(2036, 5, 9)}, "building_permit_expires"),
+    ],
+)
+def test_an_application_beyond_its_bounds_is_refused_naming_the_field(
+    villages, people, extra, field
+):
+    from siltfence.apps.permits.models import Application
+
+    with pytest.raises(services.ActionRefused) as refused:
+        filed(villages, people, **extra)
+    assert refused.value.field == field
+    assert not Application.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"description": "x" * 5000, "legal_description": "L" * 5000},
+        {"building_permit_expires": datetime.date(2026, 5, 1)},
+        # 3,660 days after 2026-05-01 (ten years of 3,653 days, with three Feb 29ths, + 7).
+        {"building_permit_expires": datetime.date(2036, 5, 8)},
+    ],
+)
+def test_an_application_at_its_bounds_is_accepted(villages, people, extra):
+    assert filed(villages, people, **extra).status == "draft"

@@ -88,3 +88,8 @@ FEE_ALREADY_RECORDED = (
     "amount: the fee is already recorded as paid: ${amount} on {on}; to change it, record a "
     "correction with its reason"
 )
+TEXT_TOO_LONG = "{field}: at most {limit:,} characters"
+BUILDING_PERMIT_EXPIRY = (
+    "building_permit_expires: give the day the building permit ends, from the day the "
+    "application is made ({on}) to {years} years later"
+)

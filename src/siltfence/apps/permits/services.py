@@ -149,6 +149,14 @@ def fee_in_force(village: Village | str, on: datetime.date) -> FeeSchedule | Non
     )
 
 
+# A description of the work, or a parcel's legal description, is a paragraph or a page.
+MAX_DESCRIPTION = 5000
+# A building permit runs a year or two; one ending before the filing authorises nothing, and
+# one said to run more than this is a typing mistake.
+BUILDING_PERMIT_YEARS = 10
+BUILDING_PERMIT_MAX_DAYS = 366 * BUILDING_PERMIT_YEARS
+
+
 def application_create(
     *,
     applicant: Any,
@@ -165,6 +173,18 @@ def application_create(
 ) -> Application:
     """Open a draft application from the facts of a determination (no retyping)."""
     ordinance = _ordinance(village)
+    for field, text in (("description", description), ("legal_description", legal_description)):
+        if len(str(text)) > MAX_DESCRIPTION or "\x00" in str(text):
+            raise ActionRefused(
+                errors.TEXT_TOO_LONG.format(field=field, limit=MAX_DESCRIPTION), field=field
+            )
+    if building_permit_expires is not None and not (
+        on <= building_permit_expires <= on + datetime.timedelta(days=BUILDING_PERMIT_MAX_DAYS)
+    ):
+        raise ActionRefused(
+            errors.BUILDING_PERMIT_EXPIRY.format(on=on.isoformat(), years=BUILDING_PERMIT_YEARS),
+            field="building_permit_expires",
+        )
     result = determine(village.id, facts, on)
     if not result.applies:
         raise ActionRefused(

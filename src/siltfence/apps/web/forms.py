@@ -30,9 +30,14 @@ class RegisterForm(UserCreationForm):  # type: ignore[type-arg]
 class ApplyForm(forms.Form):
     address = forms.CharField(max_length=300, label="Site address")
     parcel_number = forms.CharField(max_length=60, required=False, label="Parcel number")
-    legal_description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+    legal_description = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}), required=False, max_length=5000
+    )
     description = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 3}), required=False, label="Describe the work"
+        widget=forms.Textarea(attrs={"rows": 3}),
+        required=False,
+        max_length=5000,
+        label="Describe the work",
     )
     owner_name = forms.CharField(max_length=200, label="Landowner (holder of fee title)")
     owner_email = forms.EmailField(required=False, label="Landowner's email")
