@@ -126,6 +126,7 @@ def _watch(villages: set[str], today: datetime.date) -> dict[str, Any]:
         )
         .exclude(permit__status="closed")
         .select_related("permit__application__site")
+        .prefetch_related("movements")  # each one's balance, read once for the list
         .order_by("expires_on", "pk")[:200]
     )
     return {

@@ -117,19 +117,6 @@ class CloseWhenCompletedForm(CloseForm):
     )
 
 
-class SuretyForm(forms.Form):
-    kind = forms.ChoiceField(choices=SuretyKind.choices)
-    amount = forms.DecimalField(max_digits=12, decimal_places=2, min_value=0.01)
-    issuer = forms.CharField(max_length=200, label="Issuer (surety company or bank)")
-    reference = forms.CharField(max_length=100, label="Bond or letter number")
-    received_on = StrictDateField(widget=forms.DateInput(attrs={"type": "date"}))
-    expires_on = StrictDateField(
-        required=False,
-        widget=forms.DateInput(attrs={"type": "date"}),
-        label="Expires on (a letter of credit's last day; leave empty if it does not expire)",
-    )
-
-
 class SuretyReceiveForm(forms.Form):
     """The surety an approval required, deposited: the permit is issued on receipt."""
 
@@ -142,6 +129,13 @@ class SuretyReceiveForm(forms.Form):
         widget=forms.DateInput(attrs={"type": "date"}),
         label="Expires on (a letter of credit's last day; leave empty if it does not expire)",
     )
+
+
+class SuretyForm(SuretyReceiveForm):
+    """A surety deposited for an issued permit (a replacement): with the day received."""
+
+    received_on = StrictDateField(widget=forms.DateInput(attrs={"type": "date"}))
+    field_order = ["kind", "amount", "issuer", "reference", "received_on", "expires_on"]
 
 
 class SuretyMoveForm(forms.Form):

@@ -534,33 +534,17 @@ def surety_move(request: HttpRequest, pk: int, surety_pk: int) -> HttpResponse:
         messages.error(request, first_error(form))
         return redirect("web:permit", pk=pk)
     data = form.cleaned_data
-    if move == "draw":
-        if data["amount"] is None:
-            messages.error(request, "amount: give the amount drawn")
-            return redirect("web:permit", pk=pk)
-        _done(
-            request,
-            lambda: services.surety_draw(
-                surety=surety,
-                staff=request.user,
-                amount=data["amount"],
-                on=data["on"],
-                reason=data["reason"],
-            ),
-            "Draw on the surety recorded.",
-        )
-    else:
-        _done(
-            request,
-            lambda: services.surety_release(
-                surety=surety,
-                staff=request.user,
-                amount=data["amount"],
-                on=data["on"],
-                reason=data["reason"],
-            ),
-            "Surety released. The letter was generated.",
-        )
+    if move == "draw" and data["amount"] is None:
+        messages.error(request, "amount: give the amount drawn")
+        return redirect("web:permit", pk=pk)
+    service = services.surety_draw if move == "draw" else services.surety_release
+    _done(
+        request,
+        lambda: service(surety=surety, staff=request.user, **data),
+        "Draw on the surety recorded."
+        if move == "draw"
+        else "Surety released. The letter was generated.",
+    )
     return redirect("web:permit", pk=pk)
 
 
