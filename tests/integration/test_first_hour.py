@@ -26,6 +26,7 @@ from django.utils import timezone
 from factories import FACTS, NEW_GLARUS, SPENCER, text_of
 
 from siltfence.apps.audit.models import AuditEvent
+from siltfence.apps.outbox.services import outbox_send
 from siltfence.apps.permits import services
 from siltfence.apps.permits.models import (
     Application,
@@ -586,6 +587,9 @@ def test_a_password_reset_email_leads_to_a_new_password_that_signs_in(people):
     client = Client()
     response = client.post(reverse("web:password-reset"), {"email": "applicant-a@example.org"})
     assert response["Location"] == reverse("web:password-reset-done")
+    # Recorded in the outbox in the request, and sent by the worker after it.
+    assert mail.outbox == []
+    assert outbox_send().sent == 1
     (message,) = mail.outbox
     assert message.to == ["applicant-a@example.org"]
     link = re.search(r"http://testserver(/accounts/reset/\S+/)", message.body).group(1)
@@ -610,6 +614,7 @@ def test_a_password_reset_email_leads_to_a_new_password_that_signs_in(people):
 def test_a_reset_for_an_unknown_address_sends_nothing_and_answers_the_same(people):
     response = Client().post(reverse("web:password-reset"), {"email": "nobody@example.org"})
     assert response["Location"] == reverse("web:password-reset-done")
+    assert outbox_send().sent == 0
     assert mail.outbox == []
 
 

@@ -17,6 +17,7 @@ from siltfence.apps.duties.services import (
     rain_sweep,
     stations_sync,
 )
+from siltfence.apps.outbox.services import outbox_send
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.reminders.models import ReminderSent
 from siltfence.apps.reminders.services import (
@@ -28,6 +29,13 @@ from siltfence.apps.reminders.services import (
 
 pytestmark = pytest.mark.django_db
 MARSHFIELD = "USC00475120"
+
+
+def remind(*, as_of: datetime.datetime) -> int:
+    """The reminders of ``as_of``, and then their emails sent (the worker's part)."""
+    recorded = reminders_send(as_of=as_of)
+    outbox_send()
+    return recorded
 
 
 @pytest.fixture
@@ -52,7 +60,7 @@ def test_the_permittee_and_staff_are_reminded_once_before_the_rain_inspection_fa
 ):
     as_of = local(2026, 7, 8, 20)
     permit_duties_recompute(permit_ids=[rained_on.pk], as_of=as_of)
-    sent = reminders_send(as_of=as_of)
+    sent = remind(as_of=as_of)
     assert sent >= 2
     to_applicant = [m for m in mail.outbox if people.applicant_a.email in m.to]
     to_staff = [m for m in mail.outbox if people.staff["spencer-wi"].email in m.to]
@@ -62,19 +70,19 @@ def test_the_permittee_and_staff_are_reminded_once_before_the_rain_inspection_fa
     assert "§ 413-8E(3)(g)" in body
     # Marshfield Exp Farm is about 18 km from Spencer's centre (test_daily_sweep.py).
     assert "Rain read at MARSHFIELD EXP FARM (USC00475120), 18." in body
-    assert reminders_send(as_of=as_of) == 0
-    assert reminders_send(as_of=as_of + datetime.timedelta(hours=1)) == 0
+    assert remind(as_of=as_of) == 0
+    assert remind(as_of=as_of + datetime.timedelta(hours=1)) == 0
     assert len(mail.outbox) == 2
 
 
 def test_an_overdue_duty_is_reminded_once_more_as_overdue(rained_on, people):
     early = local(2026, 7, 8, 20)
     permit_duties_recompute(permit_ids=[rained_on.pk], as_of=early)
-    reminders_send(as_of=early)
+    remind(as_of=early)
     late = local(2026, 7, 10, 9)  # the rain inspection was due through July 9
     permit_duties_recompute(permit_ids=[rained_on.pk], as_of=late)
-    reminders_send(as_of=late)
-    reminders_send(as_of=late)
+    remind(as_of=late)
+    remind(as_of=late)
     kinds = ReminderSent.objects.filter(
         user=people.applicant_a, duty_kind="rain_inspection"
     ).values_list("kind", flat=True)
@@ -89,7 +97,7 @@ def test_a_person_who_turns_off_reminders_before_duties_gets_none(rained_on, peo
     preference_set(user=people.applicant_a, due_soon=False, overdue=True, days_ahead="2")
     as_of = local(2026, 7, 8, 20)
     permit_duties_recompute(permit_ids=[rained_on.pk], as_of=as_of)
-    reminders_send(as_of=as_of)
+    remind(as_of=as_of)
     assert not [m for m in mail.outbox if people.applicant_a.email in m.to]
 
 
@@ -99,11 +107,11 @@ def test_a_reminder_is_sent_only_within_the_days_ahead_chosen(rained_on, people)
     preference_set(user=people.applicant_a, due_soon=True, overdue=True, days_ahead="1")
     first = local(2026, 7, 8, 23, 0) - datetime.timedelta(hours=1)
     permit_duties_recompute(permit_ids=[rained_on.pk], as_of=first)
-    reminders_send(as_of=first)
+    remind(as_of=first)
     assert not [m for m in mail.outbox if people.applicant_a.email in m.to]
     second = local(2026, 7, 9, 8)
     permit_duties_recompute(permit_ids=[rained_on.pk], as_of=second)
-    reminders_send(as_of=second)
+    remind(as_of=second)
     assert len([m for m in mail.outbox if people.applicant_a.email in m.to]) == 1
 
 
@@ -166,11 +174,11 @@ def _expiry_mail(people):
 def test_the_permittee_and_staff_are_told_thirty_days_before_the_permit_ends_once(ending, people):
     # Sep 29 is 31 days before Oct 30: not yet, also at 03:00 UTC on Sep 30, which is still
     # Sep 29 in Spencer (22:00 CDT).
-    reminders_send(as_of=local(2026, 9, 29, 20))
-    reminders_send(as_of=datetime.datetime(2026, 9, 30, 3, tzinfo=datetime.UTC))
+    remind(as_of=local(2026, 9, 29, 20))
+    remind(as_of=datetime.datetime(2026, 9, 30, 3, tzinfo=datetime.UTC))
     assert _expiry_mail(people) == []
     # Sep 30 is 30 days before: the permittee and the staff, once each.
-    reminders_send(as_of=local(2026, 9, 30, 8))
+    remind(as_of=local(2026, 9, 30, 8))
     told = _expiry_mail(people)
     assert sorted(m.to[0] for m in told) == sorted(
         [people.applicant_a.email, people.staff["spencer-wi"].email]
@@ -178,22 +186,22 @@ def test_the_permittee_and_staff_are_told_thirty_days_before_the_permit_ends_onc
     body = told[0].body
     assert "valid through Friday October 30, 2026 (30 days)" in body
     assert "once it has ended it cannot be extended" in body and "§ 413-8E(1)" in body
-    reminders_send(as_of=local(2026, 10, 20, 8))
+    remind(as_of=local(2026, 10, 20, 8))
     assert len(_expiry_mail(people)) == 2
 
 
 def test_an_extended_permit_is_told_again_before_its_new_last_day(ending, people):
     from siltfence.apps.permits.services import permit_extend
 
-    reminders_send(as_of=local(2026, 10, 1, 8))
+    remind(as_of=local(2026, 10, 1, 8))
     assert len(_expiry_mail(people)) == 2
     # 30 more days from Oct 30: through Sunday Nov 29; told from Oct 30 on.
     permit_extend(
         permit=ending, staff=people.staff["spencer-wi"], days=30, on=local(2026, 10, 5, 9).date()
     )
-    reminders_send(as_of=local(2026, 10, 29, 8))
+    remind(as_of=local(2026, 10, 29, 8))
     assert len(_expiry_mail(people)) == 2
-    reminders_send(as_of=local(2026, 10, 30, 8))
+    remind(as_of=local(2026, 10, 30, 8))
     new = _expiry_mail(people)[2:]
     assert len(new) == 2 and "valid through Sunday November 29, 2026 (30 days)" in new[0].body
 
@@ -202,7 +210,7 @@ def test_a_closed_permit_and_a_person_who_turned_off_reminders_are_not_told(endi
     from siltfence.apps.permits.services import permit_close
 
     preference_set(user=people.applicant_a, due_soon=False, overdue=True, days_ahead=2)
-    reminders_send(as_of=local(2026, 10, 1, 8))
+    remind(as_of=local(2026, 10, 1, 8))
     assert [m.to[0] for m in _expiry_mail(people)] == [people.staff["spencer-wi"].email]
     mail.outbox.clear()
     ReminderSent.objects.all().delete()
@@ -212,5 +220,5 @@ def test_a_closed_permit_and_a_person_who_turned_off_reminders_are_not_told(endi
         on=local(2026, 10, 2, 9).date(),
         cover_percent=90,
     )
-    reminders_send(as_of=local(2026, 10, 3, 8))
+    remind(as_of=local(2026, 10, 3, 8))
     assert _expiry_mail(people) == []

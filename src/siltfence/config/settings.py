@@ -104,6 +104,7 @@ INSTALLED_APPS = [
     "siltfence.apps.reminders",
     "siltfence.apps.sitelog",
     "siltfence.apps.inspections",
+    "siltfence.apps.outbox",
 ]
 
 # Background work (the daily rain sweep, duties, reminders): Django's tasks framework on

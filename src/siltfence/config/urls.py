@@ -18,6 +18,7 @@ urlpatterns = [
     path("", include("siltfence.apps.enforcement.urls")),
     path("", include("siltfence.apps.enforcement.register_urls")),
     path("", include("siltfence.apps.appeals.urls")),
+    path("", include("siltfence.apps.outbox.urls")),
     path("", include("siltfence.apps.web.urls")),
 ]
 

@@ -756,6 +756,7 @@ def daily_sweep(*, day: datetime.date, as_of: datetime.datetime | None = None) -
     every permit whose stored duties are out of date (a rain landed on it; a duty fell due
     or a new inspection period began, which changes them without any event; the ordinance
     data, the office calendar or the code changed), then the reminders."""
+    from siltfence.apps.outbox.services import outbox_send
     from siltfence.apps.permits.stored_clocks import decision_clocks_refresh
     from siltfence.apps.reminders.services import reminders_send
 
@@ -768,6 +769,7 @@ def daily_sweep(*, day: datetime.date, as_of: datetime.datetime | None = None) -
     # The permits the rain landed on are among them: their events changed.
     recomputed = permit_duties_recompute(permit_ids=stale_permit_ids(moment), as_of=moment)
     sent = reminders_send(as_of=moment)
+    outbox_send()  # the reminders' emails, and any message still waiting
     run.rain_events = result.rain_events
     run.permits_recomputed = recomputed
     run.reminders_sent = sent

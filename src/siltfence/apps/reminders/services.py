@@ -16,7 +16,6 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -86,22 +85,30 @@ def _recipients(permits: dict[int, Permit]) -> dict[int, list[tuple[Any, bool]]]
     }
 
 
+# The reminders of one run for one person, by (person, village): one email each, listing
+# the permits and their duties.
+Outbox = dict[tuple[int, str], list[tuple[Permit, str]]]
+
+
 def reminders_send(*, as_of: datetime.datetime) -> int:
-    """Send the reminders due at ``as_of``; returns how many were sent."""
+    """Record the reminders due at ``as_of`` and the emails that carry them, in one
+    transaction (the worker sends the emails after it commits: ``apps.outbox``); returns
+    how many reminders were recorded."""
     horizon = as_of + datetime.timedelta(days=MAX_DAYS_AHEAD)
-    outbox: dict[int, list[str]] = defaultdict(list)
+    outbox: Outbox = defaultdict(list)
     people: dict[int, Any] = {}
-    _duty_reminders(as_of, horizon, outbox, people)
-    _expiry_reminders(as_of, outbox, people)
-    for pk, lines in outbox.items():
-        _send(people[pk], lines)
+    with transaction.atomic():
+        _duty_reminders(as_of, horizon, outbox, people)
+        _expiry_reminders(as_of, outbox, people)
+        for (pk, village_id), lines in outbox.items():
+            _send(people[pk], village_id, lines)
     return sum(len(lines) for lines in outbox.values())
 
 
 def _duty_reminders(
     as_of: datetime.datetime,
     horizon: datetime.datetime,
-    outbox: dict[int, list[str]],
+    outbox: Outbox,
     people: dict[int, Any],
 ) -> None:
     states = list(
@@ -140,7 +147,7 @@ def _duty_reminders(
                     line = _line(permit, duty, kind, zone)
                     if duty["kind"] == "rain_inspection":
                         line += stations.get(permit.application.site_id, "")
-                    outbox[user.pk].append(line)
+                    outbox[user.pk, permit.village_id].append((permit, line))
 
 
 # A permit's last day is told this many days ahead: an extension must be granted while the
@@ -155,7 +162,7 @@ def _local_day(as_of: datetime.datetime, village_id: str) -> datetime.date:
 
 def _expiry_reminders(
     as_of: datetime.datetime,
-    outbox: dict[int, list[str]],
+    outbox: Outbox,
     people: dict[int, Any],
 ) -> None:
     """Remind the permittee and the village's staff of each permit in force whose last day
@@ -196,13 +203,16 @@ def _expiry_reminders(
             ):
                 continue
             people[user.pk] = user
-            outbox[user.pk].append(
-                f"Permit {permit.number}, {permit.application.site.address}: the permit is "
-                f"valid through {permit.expires_on:%A %B %-d, %Y} "
-                f"({'today' if days == 0 else f'{days} day' + ('' if days == 1 else 's')}). "
-                f"The {ordinance.authority_title} may extend it while it runs; once it has "
-                "ended it cannot be extended, and land disturbing work needs a new permit "
-                f"({citation})."
+            outbox[user.pk, permit.village_id].append(
+                (
+                    permit,
+                    f"Permit {permit.number}, {permit.application.site.address}: the permit is "
+                    f"valid through {permit.expires_on:%A %B %-d, %Y} "
+                    f"({'today' if days == 0 else f'{days} day' + ('' if days == 1 else 's')}). "
+                    f"The {ordinance.authority_title} may extend it while it runs; once it has "
+                    "ended it cannot be extended, and land disturbing work needs a new permit "
+                    f"({citation}).",
+                )
             )
 
 
@@ -267,18 +277,25 @@ def _line(permit: Permit, duty: dict[str, Any], kind: str, zone: ZoneInfo) -> st
     )
 
 
-def _send(user: Any, lines: list[str]) -> None:
+def _send(user: Any, village_id: str, lines: list[tuple[Permit, str]]) -> None:
+    """Record the email of one person's reminders of one village's permits."""
+    from siltfence.apps.outbox.services import message_record
+
     base = getattr(settings, "SILTFENCE_URL", "").rstrip("/")
-    body = "\n\n".join(lines)
+    body = "\n\n".join(line for _, line in lines)
     if base:
         body += (
             f"\n\nSee your permits: {base}/home/\nChange which reminders you get: {base}/reminders/"
         )
-    send_mail(
+    permits = {permit.pk: permit for permit, _ in lines}
+    message_record(
+        kind="reminders",
+        to=user.email,
+        user=user,
+        village_id=village_id,
+        permit=next(iter(permits.values())) if len(permits) == 1 else None,
         subject=f"Erosion control: {len(lines)} duty reminder{'s' if len(lines) != 1 else ''}",
-        message=body,
-        from_email=settings.DEFAULT_FROM_EMAIL,
-        recipient_list=[user.email],
+        body=body,
     )
 
 

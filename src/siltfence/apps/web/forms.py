@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 from django import forms
-from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth import password_validation
+from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
@@ -17,14 +18,44 @@ from siltfence.apps.permits.models import DocumentKind, SuretyKind
 # core's strict reader: never 06/01/26, 20260601 or the week date 2026-W22-1.
 
 
-class RegisterForm(UserCreationForm):  # type: ignore[type-arg]
-    email = forms.EmailField(required=True)
+class RegisterForm(forms.Form):
+    """Who is registering. The password is chosen after the email's link is opened, so
+    an account exists only for an address its owner reads. Whether a username or an
+    address is already taken is told by email, never on the page."""
+
+    username = forms.CharField(
+        max_length=150,
+        validators=[UnicodeUsernameValidator()],
+        help_text="Letters, digits and @ . + - _ only; at most 150 characters.",
+    )
     first_name = forms.CharField(max_length=150, label="First name")
     last_name = forms.CharField(max_length=150, label="Last name")
+    email = forms.EmailField(max_length=254, label="Email address")
 
-    class Meta:
-        model = get_user_model()
-        fields = ("username", "first_name", "last_name", "email")
+
+class ChoosePasswordForm(forms.Form):
+    """The last step of registering: a password, checked by the site's password rules
+    against the person's own name and address."""
+
+    password1 = forms.CharField(
+        label="Password", strip=False, widget=forms.PasswordInput, max_length=4096
+    )
+    password2 = forms.CharField(
+        label="The same password again", strip=False, widget=forms.PasswordInput, max_length=4096
+    )
+
+    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        first, second = data.get("password1"), data.get("password2")
+        if first and second and first != second:
+            raise forms.ValidationError("The two passwords differ.")
+        if first:
+            password_validation.validate_password(first, self.user)
+        return data
 
 
 class ApplyForm(forms.Form):

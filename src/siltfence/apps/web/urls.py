@@ -43,6 +43,12 @@ urlpatterns = [
     path("accounts/new-phone", sign_in_views.account_new_phone, name="account-new-phone"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/register/", account_views.register, name="register"),
+    path("accounts/register/sent/", account_views.register_sent, name="register-sent"),
+    path(
+        "accounts/register/finish/<str:token>/",
+        account_views.register_confirm,
+        name="register-confirm",
+    ),
     path(
         "accounts/password-reset/",
         account_views.PasswordReset.as_view(),
