@@ -116,3 +116,26 @@ def people(villages: dict[str, Any]) -> factories.People:
 def spencer(people: factories.People) -> factories.Spencer:
     """Applicant A's applications, permit, amendment and documents in Spencer."""
     return factories.Spencer(people)
+
+
+@pytest.fixture
+def rained_on(people: factories.People) -> Any:
+    """A Spencer permit with 150 mm (5.9 in) of rain on Wednesday 2026-07-08 at Marshfield:
+    the inspection after rain is due Thursday 2026-07-09 (the next day, gap 3)."""
+    import datetime
+
+    from sitework import local, permit_issued, station_with_record
+
+    from siltfence.apps.duties.services import rain_days_record, rain_sweep, stations_sync
+
+    stations_sync()
+    permit = permit_issued(
+        applicant=people.applicant_a,
+        staff=people.staff["spencer-wi"],
+        village="spencer-wi",
+        filed=local(2026, 7, 1, 9),
+    )
+    station_with_record(site=permit.application.site)
+    rain_days_record(station_id="USC00475120", days={datetime.date(2026, 7, 8): 150}, source="t")
+    rain_sweep(day=datetime.date(2026, 7, 8))
+    return permit

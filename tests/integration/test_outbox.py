@@ -15,14 +15,11 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 from factories import make_user
 from mail_backends import REFUSING, TAKING
-from sitework import local, permit_issued, station_with_record
+from sitework import local
 
 from siltfence.apps.accounts.models import Role
 from siltfence.apps.duties.services import (
     permit_duties_recompute,
-    rain_days_record,
-    rain_sweep,
-    stations_sync,
 )
 from siltfence.apps.outbox import services as outbox
 from siltfence.apps.outbox.models import Message, MessageStatus
@@ -40,22 +37,11 @@ pytestmark = pytest.mark.django_db
 MARSHFIELD = "USC00475120"
 
 
-@pytest.fixture
-def rained_on(people: Any) -> Any:
-    """A Spencer permit with 150 mm (5.9 in) of rain on Wednesday 2026-07-08: an inspection
-    after rain is owed (§ 413-8E(3)(g)), so the permittee and staff have reminders due."""
-    stations_sync()
-    permit = permit_issued(
-        applicant=people.applicant_a,
-        staff=people.staff["spencer-wi"],
-        village="spencer-wi",
-        filed=local(2026, 7, 1, 9),
-    )
-    station_with_record(site=permit.application.site)
-    rain_days_record(station_id=MARSHFIELD, days={datetime.date(2026, 7, 8): 150}, source="t")
-    rain_sweep(day=datetime.date(2026, 7, 8))
-    permit_duties_recompute(permit_ids=[permit.pk], as_of=local(2026, 7, 8, 20))
-    return permit
+def _remind(permit: Any) -> int:
+    """The evening of the rain: the permit's duties worked out, and its reminders recorded."""
+    as_of = local(2026, 7, 8, 20)
+    permit_duties_recompute(permit_ids=[permit.pk], as_of=as_of)
+    return reminders_send(as_of=as_of)
 
 
 def _due_now() -> None:
@@ -66,7 +52,7 @@ def _due_now() -> None:
 
 
 def test_reminders_are_recorded_with_their_email_and_sent_only_by_the_sender(rained_on, people):
-    recorded = reminders_send(as_of=local(2026, 7, 8, 20))
+    recorded = _remind(rained_on)
     assert recorded >= 2
     # Recorded in the sweep's transaction; nothing has reached the mail server yet.
     assert mail.outbox == []
@@ -101,10 +87,10 @@ def test_a_crash_before_the_sweep_commits_loses_no_reminder(rained_on, people, m
 
     monkeypatch.setattr(outbox, "message_record", crash_on_the_second)
     with pytest.raises(RuntimeError):
-        reminders_send(as_of=local(2026, 7, 8, 20))
+        _remind(rained_on)
     assert ReminderSent.objects.count() == 0 and Message.objects.count() == 0
     monkeypatch.setattr(outbox, "message_record", real)
-    assert reminders_send(as_of=local(2026, 7, 8, 20)) >= 2
+    assert _remind(rained_on) >= 2
     outbox_send()
     assert {m.to[0] for m in mail.outbox} == {
         people.applicant_a.email,
@@ -113,7 +99,7 @@ def test_a_crash_before_the_sweep_commits_loses_no_reminder(rained_on, people, m
 
 
 def test_a_refused_email_waits_and_is_sent_on_a_later_try(rained_on, people):
-    reminders_send(as_of=local(2026, 7, 8, 20))
+    _remind(rained_on)
     before = timezone.now()
     with override_settings(MAILERS=REFUSING):
         run = outbox_send()
@@ -143,7 +129,7 @@ def test_the_pause_doubles_from_a_minute_up_to_six_hours(attempts, minutes):
 
 
 def test_after_every_try_fails_staff_see_it_and_can_send_it_again(rained_on, people):
-    reminders_send(as_of=local(2026, 7, 8, 20))
+    _remind(rained_on)
     with override_settings(MAILERS=REFUSING):
         for _ in range(MAX_ATTEMPTS - 1):
             _due_now()
@@ -176,7 +162,7 @@ def test_after_every_try_fails_staff_see_it_and_can_send_it_again(rained_on, peo
 
 
 def test_only_the_village_s_staff_see_its_emails_and_send_them_again(rained_on, people):
-    reminders_send(as_of=local(2026, 7, 8, 20))
+    _remind(rained_on)
     with override_settings(MAILERS=REFUSING):
         for _ in range(MAX_ATTEMPTS):
             _due_now()
@@ -201,7 +187,7 @@ def test_only_the_village_s_staff_see_its_emails_and_send_them_again(rained_on, 
 
 
 def test_a_message_another_sender_holds_is_left_alone(rained_on):
-    reminders_send(as_of=local(2026, 7, 8, 20))
+    _remind(rained_on)
     Message.objects.update(claimed_until=timezone.now() + datetime.timedelta(minutes=4))
     assert outbox_send().sent == 0
     # A sender that died holding them frees them when its claim runs out.

@@ -9,13 +9,10 @@ import icalendar
 import pytest
 from django.core import mail
 from django.test import Client
-from sitework import local, permit_issued, station_with_record
+from sitework import local, permit_issued
 
 from siltfence.apps.duties.services import (
     permit_duties_recompute,
-    rain_days_record,
-    rain_sweep,
-    stations_sync,
 )
 from siltfence.apps.outbox.services import outbox_send
 from siltfence.apps.permits.errors import ActionRefused
@@ -36,23 +33,6 @@ def remind(*, as_of: datetime.datetime) -> int:
     recorded = reminders_send(as_of=as_of)
     outbox_send()
     return recorded
-
-
-@pytest.fixture
-def rained_on(people):
-    """A Spencer permit with rain on Wednesday 2026-07-08: the inspection is due Thursday
-    2026-07-09 (the next day, gap 3)."""
-    stations_sync()
-    permit = permit_issued(
-        applicant=people.applicant_a,
-        staff=people.staff["spencer-wi"],
-        village="spencer-wi",
-        filed=local(2026, 7, 1, 9),
-    )
-    station_with_record(site=permit.application.site)
-    rain_days_record(station_id=MARSHFIELD, days={datetime.date(2026, 7, 8): 150}, source="t")
-    rain_sweep(day=datetime.date(2026, 7, 8))
-    return permit
 
 
 def test_the_permittee_and_staff_are_reminded_once_before_the_rain_inspection_falls_due(
