@@ -97,6 +97,10 @@ logout                    GET    -         405    405    405    405    405    40
 logout                    POST   -         go:PC  go:PC  go:PC  go:PC  go:PC  go:PC  go:PC
 register                  GET    -         200    200    200    200    200    200    200
 register                  POST   -         200    200    200    200    200    200    200
+register-sent             GET    -         200    200    200    200    200    200    200
+register-sent             POST   -         405    405    405    405    405    405    405
+register-confirm          GET    regtok    400    400    400    400    400    400    400
+register-confirm          POST   regtok    400    400    400    400    400    400    400
 home                      GET    -         login  go:P   go:P   go:Q   go:Q   go:IH  go:AH
 home                      POST   -         login  go:P   go:P   go:Q   go:Q   go:IH  go:AH
 password-reset            GET    -         200    200    200    200    200    200    200
@@ -322,6 +326,8 @@ class World:
                 return [factories.SPENCER, factories.NEW_GLARUS]
             case "reset":
                 return ["MQ", "not-a-valid-token"]
+            case "regtok":
+                return ["not-a-valid-token"]
         raise AssertionError(f"MATRIX: unknown target {target!r}")
 
     def url(self, row: Row) -> str:

@@ -254,6 +254,8 @@ def test_the_outbox_command_fails_when_an_email_could_not_be_sent(people):
 
 
 def test_staff_of_a_village_are_the_only_members_who_see_its_emails(people):
+    page = Client().get(reverse("outbox:messages"))
+    assert page.status_code == 302 and page["Location"].startswith(reverse("web:login"))
     # An inspector and a board member of the village: members, not its staff.
     for user in (people.inspector["spencer-wi"], people.board["spencer-wi"]):
         client = Client()

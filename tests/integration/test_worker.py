@@ -16,6 +16,7 @@ from sitework import permit_issued, station_with_record
 
 from siltfence.apps.duties.models import PermitDuties, SweepRun
 from siltfence.apps.duties.services import rain_days_record, stations_sync
+from siltfence.apps.outbox.models import Message
 from siltfence.apps.permits.models import TimelineEvent
 
 pytestmark = pytest.mark.django_db
@@ -38,15 +39,24 @@ def test_the_queued_sweep_is_run_by_the_worker(people):
     out = io.StringIO()
     call_command("siltfence_sweep", stdout=out)
     assert "queued for the worker" in out.getvalue()
-    assert DBTaskResult.objects.filter(status="READY").count() == 1
+    sweeps = DBTaskResult.objects.filter(task_path__endswith="daily_sweep_task")
+    assert sweeps.filter(status="READY").count() == 1
     assert SweepRun.objects.count() == 0  # nothing runs until the worker takes it
     call_command("db_worker", "--batch", "--no-startup-delay", stdout=io.StringIO())
-    assert DBTaskResult.objects.get().status == "SUCCESSFUL"
+    assert sweeps.get().status == "SUCCESSFUL"
     run = SweepRun.objects.get()
     assert run.rain_events == 1 and run.day == timezone.localdate()
     assert TimelineEvent.objects.filter(application=permit.application, type="rain").count() == 1
     assert PermitDuties.objects.filter(permit=permit).exists()
-    assert any(people.applicant_a.email in m.to for m in mail.outbox)
+    assert any(
+        people.applicant_a.email in m.to and "duty reminder" in m.subject for m in mail.outbox
+    )
+    # The notices of the filing and the approval, queued when they were made, went too.
+    assert not Message.objects.exclude(status="sent").exists()
+    assert {m.subject for m in mail.outbox} >= {
+        f"New application {permit.application.number}",
+        f"Application {permit.application.number} approved",
+    }
 
 
 def test_a_bad_day_is_refused_naming_the_option():

@@ -86,7 +86,9 @@ def test_rain_sweep_reminder_site_log_on_a_phone_and_the_dashboard(
 
     # The daily sweep: the rain lands on the permit and the permittee is reminded.
     call_command("siltfence_sweep", "--now")
-    [reminder] = [m for m in mail.outbox if "owner@example.org" in m.to]
+    [reminder] = [
+        m for m in mail.outbox if "owner@example.org" in m.to and "duty reminder" in m.subject
+    ]
     assert "inspection after rain is due by" in reminder.body
     assert "§ 413-8E(3)(g)" in reminder.body
 

@@ -75,3 +75,16 @@ class Message(models.Model):
 
     def __str__(self) -> str:
         return f"{self.subject} to {self.to_address} ({self.status})"
+
+
+class NoticePreference(models.Model):
+    """Which kinds of notice one person has turned off (``notices.GROUPS``). Without a row,
+    every kind. A notice the chapter requires in writing is sent whatever is chosen."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notice_preference"
+    )
+    off = models.JSONField(default=list, blank=True)
+
+    def __str__(self) -> str:
+        return f"notices of {self.user}"

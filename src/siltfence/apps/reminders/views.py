@@ -8,6 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from siltfence.apps.outbox.selectors import notice_choices
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.selectors import permits_visible_to
 from siltfence.apps.reminders.models import CalendarFeed
@@ -43,6 +44,7 @@ def settings_view(request: HttpRequest) -> HttpResponse:
         "reminders/settings.html",
         {
             "pref": preference_of(request.user),
+            "notices": notice_choices(request.user),
             "feeds": feeds,
             "permits": permits_visible_to(request.user).filter(status="active")[:200],
             "error": error,

@@ -1,0 +1,415 @@
+"""Telling the people a change concerns, by email, in the transaction that makes the change.
+
+Every change of state is an audit event (``apps.audit``); when one is written, this module
+looks its action up in ``NOTICES`` and records an email (``services.message_record``) to
+each person the change concerns: the applicant, the permittee and the landowner, the
+person who reported a problem, the village's staff. Each email says what happened, what
+the person must do, cites the section the event cites, and links to the page. A notice the
+chapter requires in writing (a disapproval's reasons, an order, a revocation, a notice of
+intent, an invoice, a board's decision) goes out whatever the person chose; the others
+follow the person's choices (``NoticePreference``).
+
+A notice that cannot be worked out (a person with no email address) is left out; it never
+stops the change it tells of.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.urls import reverse
+
+logger = logging.getLogger(__name__)
+
+# The groups a person may turn off (a notice required in writing belongs to none).
+GROUPS = {
+    "applications": "My applications and permits: filed, information asked for, decided, "
+    "issued, extended, closed",
+    "appeals": "Appeals I filed: the hearing",
+    "office": "For village staff: new applications, answers to information requests, appeals filed",
+}
+
+
+@dataclass(frozen=True)
+class Notice:
+    subject: str  # with {number} and {address}
+    says: str  # what happened, with {number}, {address}
+    to_do: str  # what the person must do now ("" when nothing)
+    who: tuple[str, ...]  # applicant, owners, staff, appellant, reporter
+    group: str | None  # None: required in writing, sent whatever was chosen
+    with_reason: bool = False  # the event's reason is the letter's words (shown)
+
+
+APPLICANT_DECISION = ("applicant",)
+PARTIES = ("applicant", "owners")
+
+NOTICES: dict[str, Notice] = {
+    # -- applications and permits --------------------------------------------------------
+    "application_submit": Notice(
+        "New application {number}",
+        "Application {number} for {address} was filed.",
+        "Review it in the queue; the decision clock runs from its filing.",
+        ("staff",),
+        "office",
+    ),
+    "application_information_request": Notice(
+        "Information needed for application {number}",
+        "The village asks for more information on application {number} ({address}). The "
+        "review clock is paused until you answer.",
+        "Answer on your application's page.",
+        APPLICANT_DECISION,
+        "applications",
+        with_reason=True,
+    ),
+    "application_information_provide": Notice(
+        "Answer received on application {number}",
+        "The applicant answered the request for information on application {number} "
+        "({address}); the review clock runs again.",
+        "Review the answer.",
+        ("staff",),
+        "office",
+        with_reason=True,
+    ),
+    "application_approve": Notice(
+        "Application {number} approved",
+        "Application {number} ({address}) was approved.",
+        "Open the page for the permit and its conditions, or for the surety the village "
+        "needs before it issues the permit.",
+        APPLICANT_DECISION,
+        "applications",
+        with_reason=True,
+    ),
+    "application_disapprove": Notice(
+        "Application {number} disapproved",
+        "Application {number} ({address}) was disapproved. The reasons are below and in the "
+        "letter on the application's page.",
+        "You may apply again with a plan that meets them, or appeal the decision.",
+        APPLICANT_DECISION,
+        None,
+        with_reason=True,
+    ),
+    "surety_receive": Notice(
+        "Permit {number} issued",
+        "The surety was received and permit {number} for {address} is issued.",
+        "Keep a copy of the plan on the site, and keep to the permit's conditions.",
+        APPLICANT_DECISION,
+        "applications",
+    ),
+    "permit_extend": Notice(
+        "Permit {number} extended",
+        "Permit {number} ({address}) was extended; its new last day is on the permit page.",
+        "",
+        APPLICANT_DECISION,
+        "applications",
+    ),
+    "permit_close": Notice(
+        "Permit {number} closed",
+        "Permit {number} ({address}) was closed at final stabilization.",
+        "",
+        APPLICANT_DECISION,
+        "applications",
+    ),
+    # -- enforcement: each is a notice the chapter requires --------------------------------
+    "violation_find": Notice(
+        "Violation found at {address}",
+        "The village found a violation at {address} (case {number}).",
+        "Correct it; the case page says what was found and what may follow.",
+        PARTIES,
+        None,
+    ),
+    "stop_work_order_post": Notice(
+        "Stop-work order at {address}",
+        "A stop-work order was posted at {address} (case {number}).",
+        "Stop the work the order names until the village lifts it; the order is on the case page.",
+        PARTIES,
+        None,
+        with_reason=True,
+    ),
+    "permit_revoke": Notice(
+        "Permit revoked at {address}",
+        "The permit for {address} was revoked (case {number}).",
+        "Land disturbing work there needs a new permit. The case page says how to appeal.",
+        PARTIES,
+        None,
+        with_reason=True,
+    ),
+    "order_retract": Notice(
+        "Order lifted at {address}",
+        "An order at {address} was retracted (case {number}).",
+        "",
+        PARTIES,
+        None,
+        with_reason=True,
+    ),
+    "notice_of_intent_issue": Notice(
+        "Notice of intent: village work at {address}",
+        "The village gave notice that it intends to do the required work at {address} "
+        "itself, at the owner's cost (case {number}).",
+        "Do the work by the date in the notice on the case page, or the village will.",
+        PARTIES,
+        None,
+    ),
+    "village_work_begin": Notice(
+        "Village work begun at {address}",
+        "The village began the work at {address} (case {number}); its costs will be billed.",
+        "",
+        PARTIES,
+        None,
+    ),
+    "invoice_issue": Notice(
+        "Invoice for village work at {address}",
+        "An invoice for the village's work at {address} was issued (case {number}).",
+        "Pay it by the date on the invoice on the case page, or it may be charged to the tax roll.",
+        PARTIES,
+        None,
+    ),
+    "tax_roll_certify": Notice(
+        "Costs charged to the tax roll for {address}",
+        "The unpaid costs of the village's work at {address} were certified to the tax "
+        "roll (case {number}).",
+        "",
+        PARTIES,
+        None,
+    ),
+    # -- appeals ------------------------------------------------------------------------
+    "appeal_file": Notice(
+        "Appeal {number} filed",
+        "Appeal {number} was filed ({address}).",
+        "Schedule the hearing.",
+        ("staff",),
+        "office",
+    ),
+    "appeal_hearing_schedule": Notice(
+        "Hearing of appeal {number}",
+        "The hearing of appeal {number} ({address}) is set; the date, time and place are on "
+        "the appeal's page.",
+        "Come to the hearing, or send someone to speak for you.",
+        ("appellant",),
+        "appeals",
+    ),
+    "appeal_decide": Notice(
+        "Decision on appeal {number}",
+        "The board decided appeal {number} ({address}). The written decision is on the "
+        "appeal's page.",
+        "",
+        ("appellant", "staff"),
+        None,
+        with_reason=True,
+    ),
+    # -- a report from the public --------------------------------------------------------
+    "complaint_file": Notice(
+        "Your report about {address} was received",
+        "Your report about {address} was received; the village will look at the site.",
+        "",
+        ("reporter",),
+        None,
+    ),
+    "complaint_dismiss": Notice(
+        "Your report about {address}",
+        "The village looked into your report about {address} and found no violation.",
+        "",
+        ("reporter",),
+        None,
+    ),
+}
+
+
+@dataclass
+class Subject:
+    """What an event is about, as a notice needs it."""
+
+    village_id: str
+    number: str
+    address: str
+    applicant: Any = None
+    owners: tuple[str, ...] = ()  # landowners' and responsible parties' addresses
+    appellant: Any = None
+    reporter: str = ""
+    permit: Any = None
+    links: dict[str, str] | None = None  # who → path of the page to open
+
+
+def _owners(application: Any) -> tuple[str, ...]:
+    from siltfence.apps.permits.models import PartyRole
+
+    wanted = (PartyRole.LANDOWNER, PartyRole.RESPONSIBLE_PARTY)
+    return tuple(p.email for p in application.parties.all() if p.role in wanted and p.email)
+
+
+def _of_application(application: Any) -> Subject:
+    permit = getattr(application, "permit", None) if application.status == "approved" else None
+    return Subject(
+        village_id=application.village_id,
+        number=application.number,
+        address=application.site.address,
+        applicant=application.applicant,
+        owners=_owners(application),
+        permit=permit,
+        links={
+            "applicant": reverse("web:portal-application", args=[application.pk]),
+            "staff": reverse("web:staff-application", args=[application.pk]),
+        },
+    )
+
+
+def _subject(entity: str, entity_id: int, after: dict[str, Any]) -> Subject | None:
+    from siltfence.apps.appeals.models import Appeal
+    from siltfence.apps.enforcement.models import EnforcementCase, Violation
+    from siltfence.apps.permits.models import Application, Permit
+
+    if entity == "application":
+        application = Application.objects.select_related("site", "applicant").get(pk=entity_id)
+        return _of_application(application)
+    if entity == "permit":
+        permit = Permit.objects.select_related("application__site", "application__applicant")
+        found = permit.get(pk=entity_id)
+        subject = _of_application(found.application)
+        subject.number, subject.permit = found.number, found
+        path = reverse("web:permit", args=[found.pk])
+        subject.links = {"applicant": path, "staff": path}
+        return subject
+    if entity == "enforcement_case":
+        case = EnforcementCase.objects.select_related(
+            "application__applicant", "application__site"
+        ).get(pk=entity_id)
+        path = reverse("enforcement:case", args=[case.pk])
+        application = case.application
+        return Subject(
+            village_id=case.village_id,
+            number=case.number,
+            address=case.address,
+            applicant=application.applicant if application else None,
+            owners=_owners(application) if application else (),
+            permit=getattr(application, "permit", None) if application else None,
+            links={"applicant": path, "staff": path},
+        )
+    if entity == "appeal":
+        appeal = Appeal.objects.select_related("filed_by", "application__site").get(pk=entity_id)
+        path = reverse("appeals:detail", args=[appeal.pk])
+        return Subject(
+            village_id=appeal.village_id,
+            number=appeal.number,
+            address=appeal.application.site.address if appeal.application else "",
+            appellant=appeal.filed_by,
+            links={"appellant": path, "staff": path},
+        )
+    if entity == "violation":
+        violation = Violation.objects.get(pk=entity_id)
+        return Subject(
+            village_id=violation.village_id,
+            number="",
+            address=violation.address or "the site you reported",
+            reporter=violation.complainant_email,
+        )
+    return None
+
+
+def _staff(village_id: str) -> list[Any]:
+    from siltfence.apps.accounts.models import Membership, Role
+
+    return [
+        m.user
+        for m in Membership.objects.filter(village_id=village_id, role=Role.STAFF).select_related(
+            "user"
+        )
+    ]
+
+
+def _people(notice: Notice, subject: Subject) -> Iterable[tuple[str, Any, str]]:
+    """(address, user or None, whose link) for each person the notice goes to, once each."""
+    seen: set[str] = set()
+
+    def one(address: str, user: Any, link: str) -> Iterable[tuple[str, Any, str]]:
+        if address and address.lower() not in seen:
+            seen.add(address.lower())
+            yield address, user, link
+
+    for who in notice.who:
+        if who == "applicant" and subject.applicant is not None:
+            yield from one(subject.applicant.email, subject.applicant, "applicant")
+        elif who == "owners":
+            for address in subject.owners:
+                yield from one(address, None, "")
+        elif who == "staff":
+            for user in _staff(subject.village_id):
+                yield from one(user.email, user, "staff")
+        elif who == "appellant" and subject.appellant is not None:
+            yield from one(subject.appellant.email, subject.appellant, "appellant")
+        elif who == "reporter":
+            yield from one(subject.reporter, None, "")
+
+
+def _body(notice: Notice, subject: Subject, event: Any, link: str) -> str:
+    words = {"number": subject.number, "address": subject.address}
+    parts = [notice.says.format(**words)]
+    if notice.with_reason and event.reason.strip():
+        parts.append(event.reason.strip())
+    if notice.to_do:
+        parts.append(notice.to_do)
+    if event.citation:
+        parts.append(f"Section: {event.citation}.")
+    base = getattr(settings, "SILTFENCE_URL", "").rstrip("/")
+    path = (subject.links or {}).get(link, "")
+    if base and path:
+        parts.append(f"See: {base}{path}")
+    if notice.group is not None:
+        parts.append(
+            f"Choose which emails you get: {base}/reminders/"
+            if base
+            else "Choose which emails you get on the Reminders page."
+        )
+    return "\n\n".join(parts)
+
+
+def _turned_off(users: list[Any], group: str) -> set[int]:
+    from siltfence.apps.outbox.models import NoticePreference
+
+    return {
+        p.user_id
+        for p in NoticePreference.objects.filter(user__in=[u for u in users if u is not None])
+        if group in p.off
+    }
+
+
+def notices_for(event: Any) -> None:
+    """Record the emails that tell of ``event`` (an audit event just written)."""
+    from siltfence.apps.outbox.services import message_record
+
+    notice = NOTICES.get(event.action)
+    if notice is None:
+        return
+    subject = _subject(event.entity, event.entity_id, event.after or {})
+    if subject is None:
+        return
+    people = list(_people(notice, subject))
+    off = _turned_off([u for _, u, _ in people], notice.group) if notice.group else set()
+    for address, user, link in people:
+        if user is not None and user.pk in off:
+            continue
+        if user is not None and event.actor_id == user.pk:
+            continue  # the person who made the change is not told of it
+        message_record(
+            kind=event.action,
+            to=address,
+            user=user,
+            village_id=subject.village_id,
+            permit=subject.permit,
+            subject=notice.subject.format(number=subject.number, address=subject.address)[:200],
+            body=_body(notice, subject, event, link),
+        )
+
+
+def on_audit_event(sender: Any, instance: Any, created: bool, **kwargs: Any) -> None:
+    """Connected to the audit event's ``post_save``: inside the change's transaction."""
+    if not created:
+        return
+    try:
+        with transaction.atomic():  # a savepoint: a failure here leaves the change whole
+            notices_for(instance)
+    except Exception:
+        logger.exception("notice of %s %s not recorded", instance.action, instance.entity_id)
