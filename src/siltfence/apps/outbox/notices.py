@@ -5,9 +5,10 @@ looks its action up in ``NOTICES`` and records an email (``services.message_reco
 each person the change concerns: the applicant, the permittee and the landowner, the
 person who reported a problem, the village's staff. Each email says what happened, what
 the person must do, cites the section the event cites, and links to the page. A notice the
-chapter requires in writing (a disapproval's reasons, an order, a revocation, a notice of
-intent, an invoice, a board's decision) goes out whatever the person chose; the others
-follow the person's choices (``NoticePreference``).
+chapter requires be given to the person (a request for information and a disapproval's
+reasons, in writing; a stop-work order, a revocation, a notice of intent, a bill, a
+certification to the tax roll; a board's decision) goes out whatever the person chose; the
+others follow the person's choices (``NoticePreference``).
 
 A notice that cannot be worked out (a person with no email address) is left out; it never
 stops the change it tells of.
@@ -26,10 +27,10 @@ from django.urls import reverse
 
 logger = logging.getLogger(__name__)
 
-# The groups a person may turn off (a notice required in writing belongs to none).
+# The groups a person may turn off (a notice the chapter requires be given belongs to none).
 GROUPS = {
-    "applications": "My applications and permits: filed, information asked for, decided, "
-    "issued, extended, closed",
+    "applications": "My applications and permits: approved, issued, extended, closed; a "
+    "violation found on my site, an order lifted",
     "appeals": "Appeals I filed: the hearing",
     "office": "For village staff: new applications, answers to information requests, appeals filed",
 }
@@ -41,7 +42,7 @@ class Notice:
     says: str  # what happened, with {number}, {address}
     to_do: str  # what the person must do now ("" when nothing)
     who: tuple[str, ...]  # applicant, owners, staff, appellant, reporter
-    group: str | None  # None: required in writing, sent whatever was chosen
+    group: str | None  # None: the chapter requires it be given; sent whatever was chosen
     with_reason: bool = False  # the event's reason is the letter's words (shown)
 
 
@@ -63,7 +64,7 @@ NOTICES: dict[str, Notice] = {
         "review clock is paused until you answer.",
         "Answer on your application's page.",
         APPLICANT_DECISION,
-        "applications",
+        None,
         with_reason=True,
     ),
     "application_information_provide": Notice(
@@ -120,7 +121,7 @@ NOTICES: dict[str, Notice] = {
         "The village found a violation at {address} (case {number}).",
         "Correct it; the case page says what was found and what may follow.",
         PARTIES,
-        None,
+        "applications",
     ),
     "stop_work_order_post": Notice(
         "Stop-work order at {address}",
@@ -143,7 +144,7 @@ NOTICES: dict[str, Notice] = {
         "An order at {address} was retracted (case {number}).",
         "",
         PARTIES,
-        None,
+        "applications",
         with_reason=True,
     ),
     "notice_of_intent_issue": Notice(
