@@ -21,6 +21,7 @@ RUN_ENV = SILTFENCE_ENV=production SILTFENCE_LOCAL_HTTP=true \
   SILTFENCE_DATA_DIR=$(abspath $(DATA)) ALLOWED_HOSTS=127.0.0.1,localhost,[::1] \
   SECRET_KEY="$$(cat $(DATA)/secret-key)" SILTFENCE_URL=http://$(HOST):$(PORT)/ \
   SILTFENCE_AUDIT_KEY="$$(cat $(DATA)/audit-key)" \
+  SILTFENCE_SECOND_FACTOR_KEY="$$(cat $(DATA)/second-factor-key)" \
   SILTFENCE_DEFAULT_JURISDICTION=$${SILTFENCE_DEFAULT_JURISDICTION:-spencer-wi}
 
 .PHONY: run demo-code dev test lint typecheck test-unit test-postgres test-browser bench install clean
@@ -45,7 +46,14 @@ $(DATA)/audit-key:
 	@umask 077 && $(PYTHON_FOUND) -c 'import secrets; print(secrets.token_urlsafe(48))' > $@.new
 	@mv $@.new $@
 
-run: install $(DATA)/secret-key $(DATA)/audit-key
+# The key that encrypts the authenticator apps' keys in the database (decision 33), kept out
+# of the database (and out of git) like the audit key.
+$(DATA)/second-factor-key:
+	@mkdir -p -m 700 $(DATA)
+	@umask 077 && $(PYTHON_FOUND) -c 'import secrets; print(secrets.token_urlsafe(48))' > $@.new
+	@mv $@.new $@
+
+run: install $(DATA)/secret-key $(DATA)/audit-key $(DATA)/second-factor-key
 	@$(RUN_ENV) $(BIN)/python -m siltfence.manage migrate --noinput
 	@$(RUN_ENV) $(BIN)/python -m siltfence.manage collectstatic --noinput --verbosity 0
 	@$(RUN_ENV) $(BIN)/python -m siltfence.manage demo_load
@@ -58,15 +66,17 @@ run: install $(DATA)/secret-key $(DATA)/audit-key
 
 # The current sign-in code of a demo official (the demo's keys are published; any other
 # account is refused): make demo-code WHO=spencer-building-inspector [KEY=1 for the key].
-demo-code: install $(DATA)/secret-key $(DATA)/audit-key
+demo-code: install $(DATA)/secret-key $(DATA)/audit-key $(DATA)/second-factor-key
 	@$(RUN_ENV) $(BIN)/python -m siltfence.manage demo_code $(if $(KEY),--key) -- "$(WHO)"
 
 # The same demo on Django's development server, with debug pages and code reloading.
-dev: install
-	SILTFENCE_DATA_DIR=$(abspath $(DATA)) $(BIN)/python -m siltfence.manage migrate --noinput
-	SILTFENCE_DATA_DIR=$(abspath $(DATA)) SILTFENCE_URL=http://$(HOST):$(PORT)/ \
-	  $(BIN)/python -m siltfence.manage demo_load
-	SILTFENCE_DATA_DIR=$(abspath $(DATA)) $(BIN)/python -m siltfence.manage runserver $(HOST):$(PORT)
+# The same key as `make run`'s, since both use the database in $(DATA).
+DEV_ENV = SILTFENCE_DATA_DIR=$(abspath $(DATA)) \
+  SILTFENCE_SECOND_FACTOR_KEY="$$(cat $(DATA)/second-factor-key)"
+dev: install $(DATA)/second-factor-key
+	$(DEV_ENV) $(BIN)/python -m siltfence.manage migrate --noinput
+	$(DEV_ENV) SILTFENCE_URL=http://$(HOST):$(PORT)/ $(BIN)/python -m siltfence.manage demo_load
+	$(DEV_ENV) $(BIN)/python -m siltfence.manage runserver $(HOST):$(PORT)
 
 lint: install
 	$(BIN)/ruff check src tests bench

@@ -137,6 +137,7 @@ def _environment(url: str, port: int) -> dict[str, str]:
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "SECRET_KEY": _secret(DATA / "secret-key"),
             "SILTFENCE_AUDIT_KEY": _secret(DATA / "audit-key"),
+            "SILTFENCE_SECOND_FACTOR_KEY": _secret(DATA / "second-factor-key"),
             "SILTFENCE_DATA_DIR": str(DATA),
             "SILTFENCE_URL": f"http://127.0.0.1:{port}/",
             "SILTFENCE_ORDINANCES": str(DATA / "county-ordinances"),

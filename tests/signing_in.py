@@ -4,6 +4,7 @@ the device that passed it under ``DEVICE_ID_SESSION_KEY`` in the session)."""
 
 from __future__ import annotations
 
+import base64
 import time
 from typing import Any
 
@@ -22,8 +23,16 @@ def authenticator_for(user: Any) -> TOTPDevice:
     return device
 
 
-def code_at(key_hex: str, t: int) -> str:
-    return f"{hotp(bytes.fromhex(key_hex), t):06d}"
+def code_at(key: bytes, t: int) -> str:
+    return f"{hotp(key, t):06d}"
+
+
+def code_for_key(text: str) -> str:
+    """The code a phone shows now for a key typed from the enrolment page (base32, in
+    groups of four)."""
+    compact = text.replace(" ", "")
+    key = base64.b32decode(compact + "=" * (-len(compact) % 8))
+    return code_at(key, TOTP(key).t())
 
 
 def code_now(device: TOTPDevice) -> str:
@@ -41,7 +50,7 @@ def code_now(device: TOTPDevice) -> str:
         now = totp.t()
         for t in range(now, now + device.tolerance + 1):
             if t > device.last_t:
-                return code_at(device.key, t)
+                return code_at(device.bin_key, t)
         time.sleep(1)
 
 

@@ -68,6 +68,9 @@ def test_the_guides_cron_lines_run_as_written_against_a_copy(tmp_path):
     text = _environment_file()
     text = text.replace("SECRET_KEY=...", "SECRET_KEY=" + "k" * 50)
     text = text.replace("SILTFENCE_AUDIT_KEY=...", "SILTFENCE_AUDIT_KEY=" + "a" * 48)
+    text = text.replace(
+        "SILTFENCE_SECOND_FACTOR_KEY=...", "SILTFENCE_SECOND_FACTOR_KEY=" + "s" * 40
+    )
     text = text.replace("EMAIL_HOST_PASSWORD=...", "EMAIL_HOST_PASSWORD=x")
     text = re.sub(
         r"(?m)^DATABASE_URL=.*$", f"DATABASE_URL=sqlite:///{data}/siltfence.sqlite3", text

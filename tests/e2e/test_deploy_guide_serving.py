@@ -47,6 +47,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, Path
             "ALLOWED_HOSTS": HOST,
             "SILTFENCE_DATA_DIR": str(data),
             "SILTFENCE_AUDIT_KEY": secrets.token_urlsafe(48),
+            "SILTFENCE_SECOND_FACTOR_KEY": secrets.token_urlsafe(48),
             "SILTFENCE_TRUSTED_PROXIES": "1",
             "EMAIL_HOST": "smtp.example.org",
             "WEB_CONCURRENCY": str(PROCESSES),
@@ -124,7 +125,10 @@ def test_the_load_balancer_gets_health_over_plain_http_and_everything_else_goes_
     assert json.loads(health.read_body) == {  # type: ignore[attr-defined]
         "status": "ok",
         "database": "ok",
+        "pages": "ok",
+        "static": "ok",  # collectstatic ran: the manifest names every file the pages use
         "worker": "ok",
+        "mail": "unreachable",  # smtp.example.org is no mail server; reported, not decisive
         "disk": "ok",
         "files": "ok",
     }

@@ -79,6 +79,7 @@ def _production_env(data_dir: Path) -> dict[str, str]:
         **env,
         "SILTFENCE_ENV": "production",
         "SECRET_KEY": secrets.token_urlsafe(50),
+        "SILTFENCE_SECOND_FACTOR_KEY": secrets.token_urlsafe(48),
         "ALLOWED_HOSTS": HOST,
         "SILTFENCE_DATA_DIR": str(data_dir),
         "PYTHONPATH": os.pathsep.join([str(TESTS), env.get("PYTHONPATH", "")]),

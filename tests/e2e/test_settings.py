@@ -58,6 +58,7 @@ PRODUCTION = {
     "ALLOWED_HOSTS": "permits.example.org",
     "EMAIL_HOST": "smtp.example.org",
     "SILTFENCE_AUDIT_KEY": secrets.token_urlsafe(48),
+    "SILTFENCE_SECOND_FACTOR_KEY": secrets.token_urlsafe(48),
     "SILTFENCE_TRUSTED_PROXIES": "1",
 }
 

@@ -1,8 +1,9 @@
-"""``/health`` for a load balancer: 200 when the database answers and the uploads' disk has
-room, 503 otherwise; no login; the three checks and nothing more; at most two queries.
-The worker is "behind" when a task ready to run has waited longer than
-SILTFENCE_HEALTH_WORKER_LAG_MINUTES (10 by default), which a monitor reads and a load
-balancer does not act on."""
+"""``/health`` for a load balancer: 200 when the database answers, the pages render, the
+static files are collected and the uploads' disk has room, 503 otherwise; no login; its
+checks and nothing more; at most two queries. The worker is "behind" when a task ready to
+run has waited longer than SILTFENCE_HEALTH_WORKER_LAG_MINUTES (10 by default), which a
+monitor reads and a load balancer does not act on. The pages, the static files and the
+mail server: test_health_page.py."""
 
 from __future__ import annotations
 
@@ -11,7 +12,15 @@ from unittest import mock
 import pytest
 from django.db import OperationalError, connection
 
+from siltfence.apps.ops import health
+
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _nothing_kept():
+    """The pages and the mail server are checked anew in each test."""
+    health.clear_cache()
 
 
 @pytest.fixture
@@ -30,7 +39,10 @@ def test_a_healthy_server_answers_200_with_its_checks_and_nothing_else(client, p
     assert response.json() == {
         "status": "ok",
         "database": "ok",
+        "pages": "ok",
+        "static": "ok",
         "worker": "ok",
+        "mail": "not configured",
         "disk": "ok",
         "files": "ok",
     }
@@ -62,7 +74,10 @@ def test_too_little_free_space_for_uploads_makes_it_503(client, settings, privat
     assert response.json() == {
         "status": "unhealthy",
         "database": "ok",
+        "pages": "ok",
+        "static": "ok",
         "worker": "ok",
+        "mail": "not configured",
         "disk": "low",
         "files": "ok",
     }

@@ -24,9 +24,9 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from signing_in import authenticator_for, code_now, pass_code_step
+from signing_in import authenticator_for, code_for_key, code_now, pass_code_step
 from siltfence.apps.accounts import second_factor as sf
-from siltfence.apps.accounts.models import Role
+from siltfence.apps.accounts.models import Role, SignInFailures
 from siltfence.apps.audit.chain import chain_verify
 from siltfence.apps.audit.models import AuditEvent
 from siltfence.apps.web import sign_in_views
@@ -163,13 +163,12 @@ def test_a_new_staff_member_sets_up_the_app_at_first_sign_in_and_only_then_is_si
     # Reloading shows the same key (the app may already hold it).
     assert key in client.get(ENROL).content.decode()
 
-    device = TOTPDevice.objects.get(user=staff)
-    assert not device.confirmed
-    wrong = client.post(ENROL, {"code": "000000" if code_now(device) != "000000" else "111111"})
+    assert not TOTPDevice.objects.filter(user=staff).exists()  # nothing stored until confirmed
+    wrong = client.post(ENROL, {"code": "000000" if code_for_key(key) != "000000" else "111111"})
     assert errors(wrong) == [f"Code from the app: {sf.CODE_WRONG}"]
     assert not signed_in_as(client).is_authenticated
 
-    first_code = code_now(device)
+    first_code = code_for_key(key)
     done = client.post(ENROL, {"code": f"{first_code[:3]} {first_code[3:]}"})
     assert done.status_code == 200
     codes = re.findall(r"<li><code>([a-z2-7]{4}) ([a-z2-7]{4})</code></li>", done.content.decode())
@@ -177,8 +176,8 @@ def test_a_new_staff_member_sets_up_the_app_at_first_sign_in_and_only_then_is_si
     assert f'href="{QUEUE}"' in done.content.decode()  # on to the page it asked for
     assert signed_in_as(client) == staff
     assert client.get(QUEUE).status_code == 200
-    device.refresh_from_db()
-    assert device.confirmed
+    device = TOTPDevice.objects.get(user=staff)
+    assert device.confirmed and sf.key_text(device) == key
     event = AuditEvent.objects.get(action="second_factor_enrol")
     assert (event.actor_id, event.entity, event.entity_id) == (staff.pk, "user", staff.pk)
     assert chain_verify().ok
@@ -371,10 +370,12 @@ def test_an_applicant_turns_codes_on_and_off_from_the_account_page(people: Any) 
     assert "You sign in with your password only." in page
     assert f'href="{ENROL}"' in page
 
-    assert client.get(ENROL).status_code == 200
-    device = TOTPDevice.objects.get(user=applicant, confirmed=False)
-    done = client.post(ENROL, {"code": code_now(device)})
+    page = client.get(ENROL)
+    assert page.status_code == 200
+    key = re.search(r'data-testid="enrol-key">([A-Z2-7 ]+)<', page.content.decode()).group(1)
+    done = client.post(ENROL, {"code": code_for_key(key)})
     assert "Your authenticator app is set up." in done.content.decode()
+    device = TOTPDevice.objects.get(user=applicant, confirmed=True)
     assert 'href="/accounts/"' in done.content.decode()
 
     # From now on the password alone does not sign in.
@@ -440,12 +441,13 @@ def test_an_official_moves_to_a_new_phone_with_a_backup_code(people: Any) -> Non
     assert moving["Location"] == f"{ENROL}?next=%2Faccounts%2F"
     page = client.get(ENROL).content.decode()
     assert "Set up the app on your new phone." in page
-    new_phone = TOTPDevice.objects.get(user=staff, confirmed=False)
+    key = re.search(r'data-testid="enrol-key">([A-Z2-7 ]+)<', page).group(1)
     # Until the new phone is confirmed the old one still signs in.
     assert sf.authenticator_of(staff) == old_phone
-    done = client.post(ENROL, {"code": code_now(new_phone)})
+    done = client.post(ENROL, {"code": code_for_key(key)})
     assert "Your backup codes" in done.content.decode()
-    assert list(TOTPDevice.objects.filter(user=staff)) == [new_phone]
+    (new_phone,) = TOTPDevice.objects.filter(user=staff)
+    assert new_phone != old_phone and sf.key_text(new_phone) == key
     assert client.get(QUEUE).status_code == 200
     event = AuditEvent.objects.filter(action="second_factor_enrol").get()
     assert event.reason.startswith("authenticator app moved to a new phone")
@@ -570,7 +572,7 @@ def test_the_demo_prints_codes_for_its_own_officials_only(villages: Any) -> None
     stranger = factories.make_user("clerk", village=factories.SPENCER, role=Role.STAFF)
     authenticator_for(stranger)
     assert demo_authenticators_load() == 1
-    assert sf.authenticator_of(inspector).key == demo_key(inspector.username)
+    assert sf.authenticator_of(inspector).bin_key.hex() == demo_key(inspector.username)
 
     out = StringIO()
     call_command("demo_code", inspector.username, stdout=out, stderr=StringIO())
@@ -619,6 +621,7 @@ def test_any_text_in_the_code_field_gets_a_sentence_naming_the_field_never_a_500
 ) -> None:
     staff = people.staff[factories.SPENCER]
     AccessAttempt.objects.all().delete()
+    SignInFailures.objects.all().delete()
     device = authenticator_for(staff)
     TOTPDevice.objects.filter(pk=device.pk).update(
         throttling_failure_count=0, throttling_failure_timestamp=None
@@ -641,6 +644,7 @@ def test_any_text_in_the_enrolment_field_gets_a_sentence_naming_the_field(
 ) -> None:
     staff = people.staff[factories.SPENCER]
     AccessAttempt.objects.all().delete()
+    SignInFailures.objects.all().delete()
     TOTPDevice.objects.filter(user=staff).update(
         throttling_failure_count=0, throttling_failure_timestamp=None
     )

@@ -11,6 +11,9 @@ set, and turns on the secure cookie and HTTPS settings that `check --deploy` ask
   `make run` does; refused unless ALLOWED_HOSTS names only 127.0.0.1, localhost or [::1]
 - SILTFENCE_AUDIT_KEY, SILTFENCE_AUDIT_CHECKPOINTS, SILTFENCE_AUDIT_CLERK_EMAIL: the key that
   signs the audit checkpoints (never in the database), their file, and who gets them by email
+- SILTFENCE_SECOND_FACTOR_KEY, SILTFENCE_SECOND_FACTOR_KEY_FALLBACKS: the key that encrypts the
+  authenticator apps' keys in the database (never in the database; required in production),
+  and the earlier keys still accepted while the key is being changed (comma-separated)
 - SILTFENCE_TRUSTED_PROXIES: how many reverse proxies stand in front (login throttling)
 - SILTFENCE_HEALTH_MIN_FREE_MB: /health fails below this much free space for uploads
 - SILTFENCE_HEALTH_WORKER_LAG_MINUTES: /health says the worker is behind when a task ready
@@ -115,6 +118,8 @@ SILTFENCE_URL = os.environ.get("SILTFENCE_URL", "")
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # login throttling first
+    # then the wait of an account many addresses guessed at (accounts.guessing)
+    "siltfence.apps.accounts.guessing.AccountGuessingBackend",
     "rules.permissions.ObjectPermissionBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
@@ -140,6 +145,39 @@ AXES_SENSITIVE_PARAMETERS = ["username", "ip_address", "code"]
 # ignore the header, which a client can write).
 SILTFENCE_TRUSTED_PROXIES = int(os.environ.get("SILTFENCE_TRUSTED_PROXIES", "0"))
 AXES_CLIENT_IP_CALLABLE = "siltfence.apps.accounts.client_ip.client_ip"
+# And per account, from every address together (accounts.guessing): from the 10th wrong
+# password or code within an hour on, each try for that username waits 2, 4, 8 ... seconds
+# after the last failure, at most five minutes.
+SILTFENCE_ACCOUNT_GUESS_LIMIT = 10
+SILTFENCE_ACCOUNT_GUESS_WINDOW_SECONDS = 60 * 60
+SILTFENCE_ACCOUNT_GUESS_MAX_WAIT_SECONDS = 5 * 60
+# The key that encrypts the authenticator apps' keys in the database (decision 33): like the
+# audit key, only ever from the environment. At least 32 characters; `make run` keeps it in
+# var/second-factor-key. While it is being changed, the earlier keys are listed (comma-
+# separated) in the fallbacks until `manage.py second_factor_rekey` has run.
+_LOCAL_SECOND_FACTOR_KEY = "local-development-only-second-factor-key-not-for-production"
+SILTFENCE_SECOND_FACTOR_KEY = os.environ.get("SILTFENCE_SECOND_FACTOR_KEY", "").strip() or (
+    "" if PRODUCTION else _LOCAL_SECOND_FACTOR_KEY
+)
+SILTFENCE_SECOND_FACTOR_KEY_FALLBACKS = [
+    k.strip()
+    for k in os.environ.get("SILTFENCE_SECOND_FACTOR_KEY_FALLBACKS", "").split(",")
+    if k.strip()
+]
+if PRODUCTION and not SILTFENCE_SECOND_FACTOR_KEY:
+    raise ImproperlyConfigured(
+        "SILTFENCE_SECOND_FACTOR_KEY must be set when SILTFENCE_ENV=production (it encrypts the "
+        "authenticator apps' keys; `make run` keeps it in var/second-factor-key); refusing to start"
+    )
+for _name, _key in [
+    ("SILTFENCE_SECOND_FACTOR_KEY", SILTFENCE_SECOND_FACTOR_KEY),
+    *(("SILTFENCE_SECOND_FACTOR_KEY_FALLBACKS", k) for k in SILTFENCE_SECOND_FACTOR_KEY_FALLBACKS),
+]:
+    if len(_key) < 32:
+        raise ImproperlyConfigured(
+            f"{_name} is too short: use at least 32 characters "
+            "(python3 -c 'import secrets; print(secrets.token_urlsafe(48))'); refusing to start"
+        )
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

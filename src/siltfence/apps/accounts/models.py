@@ -36,3 +36,21 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.role} of {self.village_id}"
+
+
+class SignInFailures(models.Model):
+    """Failed sign-ins (wrong passwords and wrong codes) for one username, from every
+    address together: the per-account slowing of ``accounts.guessing``. Kept in the
+    database, which every worker and every app server sees. The username is what was typed,
+    whether or not such an account exists, so the answer never says which ones do."""
+
+    username = models.CharField(max_length=150, unique=True)
+    failures = models.PositiveIntegerField(default=0)
+    last_failure_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name_plural = "sign-in failures"
+        indexes = [models.Index(fields=["last_failure_at"], name="sign_in_failures_last")]
+
+    def __str__(self) -> str:
+        return f"{self.username}: {self.failures} failed sign-ins"

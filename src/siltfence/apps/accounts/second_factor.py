@@ -5,6 +5,10 @@ The code is the 6 digits an authenticator app shows (TOTP, RFC 6238: django-otp'
 once used). Everyone who acts for a village (staff, inspectors, appeals board members) and
 the site's own administrators must use it; an applicant may turn it on.
 
+The authenticator's key is stored encrypted and read only through ``accounts.seeds``
+(decision 33). An enrolment keeps the new key in the person's session, not the database,
+until its first right code: showing the enrolment page stores nothing.
+
 Writes are ``<entity>_<verb>`` services that run in a transaction and append to the audit
 chain; the sentences a person reads are the module constants below, each said to the field
 "Code" on the screen.
@@ -13,6 +17,7 @@ chain; the sentences a person reads are the module constants below, each said to
 from __future__ import annotations
 
 import base64
+import logging
 import math
 import re
 from dataclasses import dataclass
@@ -20,6 +25,7 @@ from typing import Any
 
 import django_otp
 import segno
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django_otp.oath import TOTP
@@ -28,6 +34,7 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from siltfence.apps.accounts.models import Membership, Role
 from siltfence.apps.accounts.rules import village_ids
+from siltfence.apps.accounts.seeds import SeedUnreadable, seed_new, seed_open, seed_seal
 from siltfence.apps.audit.chain import event_record
 from siltfence.core.errors import SiltfenceError
 
@@ -38,6 +45,8 @@ BACKUP_CODE_COUNT = 10
 # Anything longer than this is not a code, whatever it holds: refused before it is read.
 CODE_MAX_LENGTH = 40
 REASON_MAX_LENGTH = 300
+
+log = logging.getLogger(__name__)
 
 CODE_MISSING = "Type the code your authenticator app shows."
 CODE_MALFORMED = (
@@ -59,6 +68,10 @@ CODE_THROTTLED = (
     "Too many wrong codes in a row. Wait {seconds} seconds, then type the code your app shows now."
 )
 ENROL_EXPIRED = "Start again: the key on this page was replaced. Scan the new code below."
+SEED_UNREADABLE = (
+    "Codes from your app cannot be checked at the moment because of a problem on the server. "
+    "Sign in with one of your backup codes, or call the village office."
+)
 ALREADY_ENROLLED = "This account already has an authenticator app."
 REQUIRED_CANNOT_TURN_OFF = (
     "Village staff, inspectors and appeals board members sign in with a code every time; "
@@ -189,7 +202,12 @@ def code_check(*, user: Any, text: object) -> CodeCheck:
     allowed, info = device.verify_is_allowed()
     if not allowed:
         return CodeCheck(error=CODE_THROTTLED.format(seconds=_wait_seconds(info)))
-    accepted = django_otp.verify_token(user, device.persistent_id, code)
+    try:
+        accepted = django_otp.verify_token(user, device.persistent_id, code)
+    except SeedUnreadable as unreadable:
+        # The server's key is wrong or missing: nothing was checked, nothing counted.
+        log.error("sign-in code of %s not checked: %s", user.get_username(), unreadable)
+        return CodeCheck(error=SEED_UNREADABLE)
     if accepted is not None:
         return CodeCheck(device=accepted)
     if kind == "authenticator":
@@ -202,17 +220,24 @@ def code_check(*, user: Any, text: object) -> CodeCheck:
 # --- enrolment ----------------------------------------------------------------------------------
 
 
-def authenticator_start(*, user: Any, replacing: bool = False) -> TOTPDevice:
-    """The unconfirmed authenticator whose key the enrolment page shows: the one already
-    started, so that reloading the page does not change the QR code, or a new one with a
-    random key. Refused once the user has a confirmed one, unless it is being replaced (a
-    new phone; the old one keeps working until the new one is confirmed)."""
+def authenticator_start(*, user: Any, replacing: bool = False) -> str:
+    """A new random key for the enrolment page, sealed: the page keeps it in the session
+    (so that reloading it shows the same QR code) and nothing is stored until the first
+    right code. Refused once the user has a confirmed authenticator, unless it is being
+    replaced (a new phone; the old one keeps working until the new one is confirmed)."""
     if not replacing and authenticator_of(user) is not None:
         raise SecondFactorRefused(ALREADY_ENROLLED)
-    device = TOTPDevice.objects.filter(user=user, confirmed=False).order_by("-pk").first()
-    if device is None:
-        device = TOTPDevice.objects.create(user=user, name=AUTHENTICATOR_NAME, confirmed=False)
-    return device
+    return seed_seal(seed_new())
+
+
+def authenticator_pending(*, user: Any, sealed: str) -> TOTPDevice:
+    """The authenticator an enrolment page shows, from its sealed key; never saved here.
+    A key the server can no longer open (its key was changed meanwhile) is refused."""
+    try:
+        seed_open(sealed)
+    except SeedUnreadable:
+        raise SecondFactorRefused(ENROL_EXPIRED) from None
+    return TOTPDevice(user=user, name=AUTHENTICATOR_NAME, key=sealed, confirmed=False)
 
 
 def _audit_village(user: Any) -> str:
@@ -238,40 +263,36 @@ def _backup_codes_replace(user: Any) -> list[str]:
 
 
 def authenticator_confirm(
-    *, user: Any, device_id: int, text: object, replacing: bool = False
+    *, user: Any, sealed: str, text: object, replacing: bool = False
 ) -> list[str]:
-    """Confirm the started authenticator with its first code; return new backup codes.
+    """Store the enrolment page's authenticator once its first code is right; return new
+    backup codes.
 
-    The page's device must still be the user's unconfirmed one (a second tab may have
-    replaced it). On success the device is confirmed, any other authenticator of the user is
-    removed (the old phone, when ``replacing``), ten new backup codes replace the old ones,
-    and the change is recorded.
+    ``sealed`` is the key the page showed (``authenticator_start``). On success the
+    authenticator is stored confirmed, having used that code (it is not accepted again),
+    any other authenticator of the user is removed (the old phone, when ``replacing``), ten
+    new backup codes replace the old ones, and the change is recorded. A wrong code stores
+    nothing: whoever is here already sees the key, so there is nothing to guess.
     """
     kind, code = code_read(text)
     if kind != "authenticator":
         raise SecondFactorRefused(CODE_NOT_DIGITS)
     if not replacing and authenticator_of(user) is not None:
         raise SecondFactorRefused(ALREADY_ENROLLED)
-    with transaction.atomic():
-        device = (
-            TOTPDevice.objects.select_for_update()
-            .filter(user=user, pk=device_id, confirmed=False)
-            .first()
-        )
-        if device is None:
-            raise SecondFactorRefused(ENROL_EXPIRED)
-        allowed, info = device.verify_is_allowed()
-        # A wrong code is counted on the device (the throttle) whatever happens next, so the
-        # answer is decided here and raised only once this transaction has committed.
-        accepted = allowed and device.verify_token(code)
-    if not allowed:
-        raise SecondFactorRefused(CODE_THROTTLED.format(seconds=_wait_seconds(info)))
-    if not accepted:
+    device = authenticator_pending(user=user, sealed=sealed)
+    totp = TOTP(device.bin_key, device.step, device.t0, device.digits, device.drift)
+    if not totp.verify(int(code), device.tolerance):
         raise SecondFactorRefused(CODE_WRONG)
     with transaction.atomic():
-        device = TOTPDevice.objects.select_for_update().get(pk=device_id)
+        # One enrolment of a person at a time: a second tab's waits here, then finds the
+        # first one's authenticator.
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        if not replacing and authenticator_of(user) is not None:
+            raise SecondFactorRefused(ALREADY_ENROLLED)
         device.confirmed = True
-        device.save(update_fields=["confirmed"])
+        device.last_t = totp.t()
+        device.drift = totp.drift
+        device.save()
         TOTPDevice.objects.filter(user=user).exclude(pk=device.pk).delete()
         codes = _backup_codes_replace(user)
         event_record(

@@ -1,11 +1,14 @@
-"""The forms of the code step, enrolment and the reset of a person's sign-in codes."""
+"""The forms of the password step, the code step, enrolment and the reset of a person's
+sign-in codes."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import forms
+from django.contrib.auth.forms import AuthenticationForm
 
+from siltfence.apps.accounts.guessing import account_wait, wait_message
 from siltfence.apps.accounts.second_factor import (
     CODE_MAX_LENGTH,
     CODE_MISSING,
@@ -15,6 +18,20 @@ from siltfence.apps.accounts.second_factor import (
     SecondFactorRefused,
     code_read,
 )
+
+
+class SignInForm(AuthenticationForm):
+    """Django's password form, which first asks whether the account must wait after too many
+    failed sign-ins (``accounts.guessing``). A try during the wait is refused before the
+    password is checked, right or wrong, and is not counted anywhere."""
+
+    account_wait = 0
+
+    def clean(self) -> dict[str, Any]:
+        self.account_wait = account_wait(self.request, self.cleaned_data.get("username"))
+        if self.account_wait:
+            raise forms.ValidationError(wait_message(self.account_wait), code="account_wait")
+        return super().clean()
 
 
 class CodeField(forms.Field):

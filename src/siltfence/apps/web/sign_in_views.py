@@ -4,7 +4,9 @@ of a person's sign-in codes by the village's administering authority (decision 2
 After a right password, an account that has an authenticator app (or must have one) is
 not signed in yet: the session holds only who is signing in, for ten minutes, and the
 next step asks for the code, or, for an official with no app yet, sets one up. Only a
-right code signs the session in, already passed the code step.
+right code signs the session in, already passed the code step. An account many wrong
+passwords were tried for, from any addresses, waits a little before each try
+(``accounts.guessing``); the browser of a completed sign-in is remembered, and does not.
 """
 
 from __future__ import annotations
@@ -32,15 +34,18 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_otp import login as otp_login
 
+from siltfence.apps.accounts.guessing import known_browser_remember
 from siltfence.apps.accounts.middleware import is_verified
 from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import village_ids
 from siltfence.apps.accounts.second_factor import (
     BACKUP_CODE_COUNT,
+    ENROL_EXPIRED,
     CodeCheck,
     SecondFactorRefused,
     authenticator_confirm,
     authenticator_of,
+    authenticator_pending,
     authenticator_start,
     backup_codes_issue,
     backup_codes_left,
@@ -53,13 +58,16 @@ from siltfence.apps.accounts.second_factor import (
     second_factor_turn_off,
 )
 from siltfence.apps.permits.models import Village
-from siltfence.apps.web.sign_in_forms import CodeForm, EnrolForm, ResetForm
+from siltfence.apps.web.sign_in_forms import CodeForm, EnrolForm, ResetForm, SignInForm
 
 PENDING = "siltfence_sign_in"
 PENDING_SECONDS = 10 * 60
 # A signed-in person who gave a code on the account page may set up a new phone for ten
 # minutes; the old one keeps working until the new one is confirmed.
 NEW_PHONE = "siltfence_new_phone"
+# The key the enrolment page shows, sealed, until its first code confirms it: kept in the
+# session, so that showing the page stores nothing and a reload shows the same key.
+ENROLMENT = "siltfence_enrolment"
 TOO_SLOW = "Your sign-in took more than ten minutes. Sign in again with your password."
 BACKUP_USED = (
     "You signed in with a backup code; {left} of them are left. Make new ones on your "
@@ -131,12 +139,15 @@ class SignIn(auth_views.LoginView):
     """The password step. An account that needs a code is not signed in here."""
 
     template_name = "web/login.html"
+    authentication_form = SignInForm
 
     def form_valid(self, form: Any) -> HttpResponse:
         user = form.get_user()
         has_app = authenticator_of(user) is not None
         if not has_app and not second_factor_required(user):
-            return super().form_valid(form)
+            response = super().form_valid(form)
+            known_browser_remember(response, user)
+            return response
         after = self.get_success_url()
         if self.request.user.is_authenticated:
             logout(self.request)  # someone else was signed in here: not any more
@@ -150,6 +161,12 @@ class SignIn(auth_views.LoginView):
             "hash": user.get_session_auth_hash(),
         }
         return redirect("web:sign-in-code" if has_app else "web:sign-in-enrol")
+
+    def form_invalid(self, form: Any) -> HttpResponse:
+        response = super().form_invalid(form)
+        if getattr(form, "account_wait", 0):
+            response.status_code = 429  # Too Many Requests, as django-axes's lockout answers
+        return response
 
 
 # --- the code step ------------------------------------------------------------------------------
@@ -197,7 +214,9 @@ def sign_in_code(request: HttpRequest) -> HttpResponse:
             _finish(request, user, pending, check.device)
             if check.device.persistent_id.startswith("otp_static."):
                 messages.warning(request, BACKUP_USED.format(left=backup_codes_left(user)))
-            return redirect(after)
+            response = redirect(after)
+            known_browser_remember(response, user)
+            return response
         form.add_error("code", check.error)
         _count_failure(request, user, check)
         if getattr(request, "axes_locked_out", False):
@@ -210,6 +229,21 @@ def sign_in_code(request: HttpRequest) -> HttpResponse:
 
 
 # --- enrolment ----------------------------------------------------------------------------------
+
+
+def _enrolment(request: HttpRequest, user: Any, replacing: bool) -> tuple[Any, bool]:
+    """The (unsaved) authenticator the enrolment page shows, and whether its key is the one
+    the session already held. A new key is made, and kept in the session, when there is
+    none for this person or the server can no longer open it."""
+    data = request.session.get(ENROLMENT)
+    if isinstance(data, dict) and data.get("user") == user.pk and isinstance(data.get("key"), str):
+        try:
+            return authenticator_pending(user=user, sealed=data["key"]), True
+        except SecondFactorRefused:
+            pass
+    sealed = authenticator_start(user=user, replacing=replacing)
+    request.session[ENROLMENT] = {"user": user.pk, "key": sealed}
+    return authenticator_pending(user=user, sealed=sealed), False
 
 
 @never_cache
@@ -231,13 +265,15 @@ def sign_in_enrol(request: HttpRequest) -> HttpResponse:
         if pending is None and is_verified(request.user):
             return redirect("web:account")
         return redirect(_with_next("web:sign-in-code", after))
-    device = authenticator_start(user=user, replacing=replacing)
+    device, kept = _enrolment(request, user, replacing)
     form = EnrolForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
+            if not kept:  # the key this page showed is gone (a new session, a new key)
+                raise SecondFactorRefused(ENROL_EXPIRED)
             codes = authenticator_confirm(
                 user=user,
-                device_id=device.pk,
+                sealed=device.key,
                 text=form.cleaned_data["code"],
                 replacing=replacing,
             )
@@ -245,9 +281,10 @@ def sign_in_enrol(request: HttpRequest) -> HttpResponse:
             form.add_error("code", str(refused))
         else:
             request.session.pop(NEW_PHONE, None)
+            request.session.pop(ENROLMENT, None)
             _finish(request, user, pending, authenticator_of(user))
             asked = pending is not None or request.POST.get("next") or request.GET.get("next")
-            return render(
+            response = render(
                 request,
                 "web/backup_codes.html",
                 {
@@ -257,6 +294,8 @@ def sign_in_enrol(request: HttpRequest) -> HttpResponse:
                     "signed_in": pending is not None,
                 },
             )
+            known_browser_remember(response, user)
+            return response
     return render(
         request,
         "web/sign_in_enrol.html",

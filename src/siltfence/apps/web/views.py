@@ -23,7 +23,7 @@ from siltfence.apps.web import labels
 from siltfence.apps.web.diffing import differences
 from siltfence.apps.web.sections import cited_anchor, subsections
 from siltfence.core.dates import DateRefused, read_date
-from siltfence.core.errors import SiltfenceError, UnknownJurisdiction
+from siltfence.core.errors import FactsError, SiltfenceError, UnknownJurisdiction
 from siltfence.core.facts import FACTS
 from siltfence.core.ordinance.compare import compare
 from siltfence.core.ordinance.loader import load, load_all
@@ -81,12 +81,45 @@ def _fields() -> list[dict[str, Any]]:
     return fields
 
 
+# What the permit check's form sends besides the facts: the village, the date the work is
+# judged on, and the form's token. Its button has no name, so it sends nothing.
+FORM_FIELDS = frozenset({"jurisdiction", "on", "csrfmiddlewaretoken"})
+# A ticked box sends "yes" (a page shown before the box had a value sends "on"); a box
+# left empty sends nothing, which is no. "no" is accepted from anyone who writes it out.
+YES = frozenset({"yes", "on"})
+NO = frozenset({"no"})
+NOT_YES_OR_NO = "answer yes or no (tick the box for yes, leave it empty for no); got {got}"
+UNKNOWN_FIELD = (
+    "{name} is not a question on this form. Reload the page and answer only the questions it shows"
+)
+GIVEN_TWICE = "answered more than once; answer it once"
+
+
+def _quoted(text: str) -> str:
+    """What was sent, quoted and cut short, for a message."""
+    return repr(text if len(text) <= 40 else text[:40] + "…")
+
+
 def facts_from_form(data: Any) -> dict[str, Any]:
-    """The form's fields as contract facts: blank quantities and choices are not given."""
+    """The form's fields as contract facts: blank quantities and choices are not given.
+
+    Refuses, naming the field, what the form never sends: a field it does not have, a
+    field sent twice, or a yes/no answer other than yes or no. Nothing is silently read
+    as no."""
+    for name in data:
+        if name not in FACTS and name not in FORM_FIELDS:
+            raise SiltfenceError(UNKNOWN_FIELD.format(name=_quoted(name)), field=name)
+        if name != "csrfmiddlewaretoken" and len(data.getlist(name)) > 1:
+            if name in FACTS:
+                raise FactsError(name, GIVEN_TWICE)
+            raise SiltfenceError(f"{name}: {GIVEN_TWICE}", field=name)
     facts: dict[str, Any] = {}
     for spec in FACTS.values():
         if spec.kind == "bool":
-            facts[spec.key] = data.get(spec.key) == "on"
+            answer = data.get(spec.key)
+            if answer is not None and answer not in YES | NO:
+                raise FactsError(spec.key, NOT_YES_OR_NO.format(got=_quoted(answer)))
+            facts[spec.key] = answer in YES
         else:
             value = (data.get(spec.key) or "").strip()
             if value:
@@ -118,13 +151,14 @@ def permit_check_answer(request: HttpRequest) -> HttpResponse:
     context: dict[str, Any] = {}
     status = 200
     try:
+        facts = facts_from_form(request.POST)
         ordinance = load(jurisdiction)
         on_text = request.POST.get("on") or ""
         try:
             on = read_date(on_text) if on_text else _today(ordinance)
         except DateRefused as exc:
             raise SiltfenceError(f"on: {exc}", field="on") from None
-        result = determine(jurisdiction, facts_from_form(request.POST), on).to_json()
+        result = determine(jurisdiction, facts, on).to_json()
         context = {
             "d": _with_links(ordinance, result),
             "ordinance": ordinance,
