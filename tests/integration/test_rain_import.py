@@ -341,3 +341,120 @@ def test_an_import_is_anchored_at_once_where_the_deployment_has_a_key(settings, 
     assert len(lines) == 1
     # The checkpoint covers every event up to the import's end: none is left unanchored.
     assert json.loads(lines[0])["count"] == AuditEvent.objects.count() > 0
+
+
+# The bounds of decision 34, on the three ways in: the staff page, the command line and the
+# API. Each refuses alike, with the same sentence, naming the line and the field.
+
+TOO_MUCH = (
+    "is more than 1,000 mm (39.37 in), the most rain siltfence reads for one day (the world "
+    "record is 1,825 mm in 24 hours); check the file's values and units"
+)
+
+
+def three_ways(client, content: bytes, tmp_path, station: str | None = None) -> list[str]:
+    """The refusal of ``content`` on the upload page, by ``manage.py rain_import`` and by
+    ``POST /api/v1/rain/storms``, each as its sentence; nothing is imported."""
+    import html
+    import json
+    import re
+
+    from django.core.management import CommandError
+
+    upload = SimpleUploadedFile("rain.csv", content, content_type="text/csv")
+    page = client.post("/rain/import/", {"file": upload, "station": station or ""})
+    assert page.status_code == 400
+    [shown] = re.findall(r'<p class="usa-alert__text">([^<]*)</p>', page.content.decode())
+    path = tmp_path / "rain.csv"
+    path.write_bytes(content)
+    with pytest.raises(CommandError) as cli:
+        call_command("rain_import", str(path), *(["--station", station] if station else []))
+    body = {
+        "jurisdiction": "new-glarus-wi",
+        "file": content.decode(),
+        "from": "2024-05-01",
+        "to": "2024-05-31",
+        **({"station": station} if station else {}),
+    }
+    api = client.post("/api/v1/rain/storms", json.dumps(body), content_type="application/json")
+    assert api.status_code == 400
+    assert not RainDay.objects.exists()
+    return [html.unescape(shown), str(cli.value), api.json()["detail"]]
+
+
+@pytest.mark.django_db
+def test_a_day_of_9999_9_mm_is_refused_alike_on_the_page_the_command_line_and_the_api(
+    client, people, tmp_path
+):
+    client.force_login(people.staff["spencer-wi"])
+    content = b"USW00014839,20240506,PRCP,0,,,W,2400\nUSW00014839,20240507,PRCP,99999,,,W,2400\n"
+    assert (
+        three_ways(client, content, tmp_path)
+        == [f"rain: line 2: DATA VALUE: 9,999.9 mm {TOO_MUCH}"] * 3
+    )
+
+
+@pytest.mark.django_db
+def test_a_day_of_exactly_1000_mm_is_imported_as_given_and_1000_1_mm_is_refused(
+    client, people, tmp_path
+):
+    client.force_login(people.staff["spencer-wi"])
+    more = b"USW00014839,20240507,PRCP,10001,,,W,2400\n"
+    assert (
+        three_ways(client, more, tmp_path)
+        == [f"rain: line 1: DATA VALUE: 1,000.1 mm {TOO_MUCH}"] * 3
+    )
+    exactly = b"USW00014839,20240507,PRCP,10000,,,W,2400\n"
+    upload = SimpleUploadedFile("rain.csv", exactly, content_type="text/csv")
+    assert client.post("/rain/import/", {"file": upload}).status_code == 200
+    assert RainDay.objects.get().tenths_mm == 10_000
+
+
+@pytest.mark.django_db
+def test_a_station_called_nope_is_refused_alike_naming_the_station_field(client, people, tmp_path):
+    client.force_login(people.staff["spencer-wi"])
+    gauge = b"timestamp,rain_in\n2024-05-07T01:00,0.25\n"
+    expected = (
+        "station: expected a NOAA station ID of 11 letters and digits like USW00014839 or "
+        "US1WIDN0004, or for a gauge of the village's own or a site's, SITE- or GAUGE- and a "
+        "number or name, like SITE-7; got 'nope'"
+    )
+    assert three_ways(client, gauge, tmp_path, station="nope") == [expected] * 3
+
+
+@pytest.mark.django_db
+def test_a_rain_after_tomorrow_is_refused_alike_and_tomorrow_s_is_imported(
+    client, people, tmp_path
+):
+    from django.utils import timezone
+
+    from siltfence.apps.rain.services import ZONE
+
+    client.force_login(people.staff["spencer-wi"])
+    today = timezone.now().astimezone(ZONE).date()
+    tomorrow, after = (today + datetime.timedelta(days=n) for n in (1, 2))
+    row = "USW00014839,{:%Y%m%d},PRCP,127,,,W,2400\n"
+    refused = three_ways(client, row.format(after).encode(), tmp_path)
+    assert (
+        refused
+        == [
+            f"rain: line 1: DATE: {after.isoformat()} is in the future (the file was read on "
+            f"{today.isoformat()}, and a day up to {tomorrow.isoformat()} is taken): a rain "
+            "record holds only days already measured, not a forecast"
+        ]
+        * 3
+    )
+    upload = SimpleUploadedFile("rain.csv", row.format(tomorrow).encode(), content_type="text/csv")
+    assert client.post("/rain/import/", {"file": upload}).status_code == 200
+    assert list(RainDay.objects.values_list("day", "tenths_mm")) == [(tomorrow, 127)]
+
+
+@pytest.mark.django_db
+def test_a_rain_in_the_year_2199_is_refused_on_the_page(client, people):
+    client.force_login(people.staff["spencer-wi"])
+    upload = SimpleUploadedFile(
+        "rain.csv", b"USW00014839,21990507,PRCP,127,,,W,2400\n", content_type="text/csv"
+    )
+    refused = client.post("/rain/import/", {"file": upload})
+    assert refused.status_code == 400
+    assert b"rain: line 1: DATE: the year 2199 is outside 1700 to 2100" in refused.content

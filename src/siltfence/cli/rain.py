@@ -66,6 +66,7 @@ def load_source(
             station=station,
             site=point,
             units=units.value if units is not None else None,
+            read_on=datetime.datetime.now(zone).date(),  # a day after tomorrow is refused
         )
     return source, point
 

@@ -77,14 +77,20 @@ def test_a_negative_or_wordy_amount_is_an_error_naming_the_column():
 
 
 def test_a_cdo_file_whose_values_switch_units_asks_for_the_unit():
-    content = b'"STATION","DATE","PRCP"\n"X1","2024-05-01","0.25"\n"X1","2024-05-02","6.4"\n'
+    content = (
+        b'"STATION","DATE","PRCP"\n'
+        b'"USW00014839","2024-05-01","0.25"\n'
+        b'"USW00014839","2024-05-02","6.4"\n'
+    )
     error = error_of(content)
     assert error.line == 3
     assert 'units "inch" or "mm"' in str(error)
 
 
 def test_a_cdo_file_with_only_whole_numbers_cannot_tell_its_unit():
-    content = b'"STATION","DATE","PRCP"\n"X1","2024-05-01","0"\n"X1","2024-05-02","6"\n'
+    content = (
+        b'"STATION","DATE","PRCP"\n"USW00014839","2024-05-01","0"\n"USW00014839","2024-05-02","6"\n'
+    )
     assert "has no decimals, so the unit is unclear" in str(error_of(content))
 
 

@@ -53,7 +53,10 @@ def open_text(
     site: str | None,
     units: str | None,
 ) -> Any:
-    """A rain source from a file's text, as the CLI opens a file."""
+    """A rain source from a file's text, as the CLI opens a file (read today in ``zone``:
+    a day after tomorrow is refused)."""
+    from django.utils import timezone
+
     from siltfence.core.rain import open_rain, parse_point
 
     point = parse_point(site, "site") if site is not None else None
@@ -64,6 +67,7 @@ def open_text(
         site=point,
         units=units,
         max_bytes=4 * RAIN_TEXT_MAX,
+        read_on=timezone.now().astimezone(zone).date(),
     )
 
 

@@ -13,7 +13,9 @@ class RainImportForm(forms.Form):
         label="Station ID",
         required=False,
         max_length=40,
-        help_text="Only for a file that names no station (the daily CSV, a gauge)",
+        help_text="Only for a file that names no station (the daily CSV, a gauge): NOAA's "
+        "ID, like USW00014839, or for a gauge of the village's own or a site's, SITE- or "
+        "GAUGE- and a number or name, like SITE-7",
     )
     units = forms.ChoiceField(
         label="Units of a Climate Data Online export",

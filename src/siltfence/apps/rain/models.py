@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
@@ -62,3 +63,80 @@ class RainDay(models.Model):
     def __str__(self) -> str:
         amount = "no value" if self.tenths_mm is None else f"{self.tenths_mm / 10} mm"
         return f"{self.station_id} {self.day}: {amount}"
+
+
+class RainImportJob(models.Model):
+    """A rain file uploaded on the staff page and too large to import while the page waits:
+    the background worker imports it (``siltfence.apps.rain.tasks``), and its page shows how
+    far it has got and then what it changed.
+
+    The file is kept in the uploads folder under a name the server makes, readable by the
+    server's account only. Whose it is: the person who uploaded it, and the staff of the
+    villages that person was staff of when uploading (the only ones who may see the job)."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "waiting to start"
+        CHECKING = "checking", "checking the file"
+        IMPORTING = "importing", "importing"
+        DONE = "done", "imported"
+        FAILED = "failed", "not imported"
+
+    RUNNING = (Status.QUEUED, Status.CHECKING, Status.IMPORTING)
+    ENDED = (Status.DONE, Status.FAILED)
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
+    )
+    villages = models.JSONField(default=list)  # ids of the uploader's villages, as staff
+    file = models.FileField(upload_to="rain/%Y/%m/")
+    name = models.CharField(max_length=120)  # the uploader's name for the file, shown
+    sha256 = models.CharField(max_length=64)
+    station = models.CharField(max_length=40, blank=True)
+    units = models.CharField(max_length=4, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    bytes_done = models.PositiveBigIntegerField(default=0)  # of the current step
+    bytes_total = models.PositiveBigIntegerField()
+    summary = models.TextField(blank=True)  # the days new, changed and unchanged
+    applied = models.TextField(blank=True)  # what the new rain changed on the permits
+    error = models.CharField(max_length=500, blank=True)  # why it was not imported
+    created_at = models.DateTimeField()
+    updated_at = models.DateTimeField()  # the last news from the worker
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = "rain import in the background"
+        indexes = [models.Index(fields=["user", "created_at"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["queued", "checking", "importing", "done", "failed"]),
+                name="rain_job_status_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(bytes_done__lte=models.F("bytes_total")),
+                name="rain_job_done_within_total",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["done", "failed"], finished_at__isnull=False)
+                | Q(status__in=["queued", "checking", "importing"], finished_at__isnull=True),
+                name="rain_job_finished_when_ended",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="failed") & ~Q(error="") | ~Q(status="failed") & Q(error=""),
+                name="rain_job_failed_says_why",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.get_status_display()})"
+
+    @property
+    def ended(self) -> bool:
+        return self.status in self.ENDED
+
+    @property
+    def percent(self) -> int:
+        """How far the current step has got, 0 to 100."""
+        if not self.bytes_total:
+            return 100 if self.ended else 0
+        return min(100, self.bytes_done * 100 // self.bytes_total)

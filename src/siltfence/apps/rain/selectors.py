@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db.models import Count, Max, Min, Q
 
-from siltfence.apps.rain.models import RainDay, Station
+from siltfence.apps.rain.models import RainDay, RainImportJob, Station
 
 
 def stations_with_days() -> list[dict[str, Any]]:
@@ -72,3 +72,22 @@ def spans_text(spans: list[tuple[datetime.date, datetime.date]]) -> str:
     return ", ".join(
         a.isoformat() if a == b else f"{a.isoformat()} to {b.isoformat()}" for a, b in spans
     )
+
+
+def rain_import_job_for(user: Any, job_id: int) -> RainImportJob | None:
+    """The background import ``job_id`` if ``user`` may see it: the person who uploaded the
+    file, or the staff of a village that person was staff of when uploading."""
+    from siltfence.apps.accounts.models import Role
+    from siltfence.apps.accounts.rules import village_ids
+
+    job = RainImportJob.objects.filter(pk=job_id).first()
+    if job is None or not getattr(user, "is_authenticated", False):
+        return None
+    if job.user_id == user.pk or village_ids(user, Role.STAFF) & set(job.villages):
+        return job
+    return None
+
+
+def rain_import_jobs_of(user: Any, count: int = 5) -> list[RainImportJob]:
+    """The user's own latest background imports, newest first."""
+    return list(RainImportJob.objects.filter(user=user).order_by("-created_at", "-pk")[:count])

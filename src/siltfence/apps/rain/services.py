@@ -70,9 +70,13 @@ def _open(path: Path) -> BinaryIO:
 
 
 def _reader(
-    handle: BinaryIO, station: str | None, units: str | None, keep: Any
+    handle: BinaryIO,
+    station: str | None,
+    units: str | None,
+    keep: Any,
+    read_on: datetime.date | None = None,
 ) -> tuple[RainFile, Iterable[Reading]]:
-    rain = RainFile(handle, zone=ZONE, station=station, units=units)
+    rain = RainFile(handle, zone=ZONE, station=station, units=units, read_on=read_on)
     if rain.format in NAMES_STATIONS:
         rain.keep_only(keep)
     elif station is None:
@@ -89,9 +93,11 @@ def rain_file_import(
     on_progress: Progress | None = None,
     actor: Any = None,
     name: str | None = None,
+    read_on: datetime.date | None = None,
 ) -> ImportResult:
     """Import one rain file (any layout the core reads). Raises ``SiltfenceError`` (naming
-    the line) for a bad file, before anything is written.
+    the line) for a bad file, before anything is written. ``read_on``: the day the file is
+    read in the villages' zone (today by default); a day after the next one is refused.
 
     Rain sets duties, so an import is on the audit record: when its writing begins (the
     file's ``name``, size and SHA-256, who imported it) and when it ends (the days new,
@@ -99,6 +105,8 @@ def rain_file_import(
     second."""
     if station is not None:
         station = check_station_id(station)
+    if read_on is None:
+        read_on = village_today()
     report = on_progress or (lambda phase, done: None)
     known = {s.encode() for s in registry()} | {
         s.encode("ascii", "replace") for s in Station.objects.values_list("id", flat=True)
@@ -107,7 +115,7 @@ def rain_file_import(
 
     # Pass 1: check everything, write nothing.
     with _open(path) as handle:
-        rain, readings = _reader(handle, station, units, keep)
+        rain, readings = _reader(handle, station, units, keep, read_on)
         records = collect(_reporting(readings, handle, "check", report))
     present = {sid: r for sid, r in records.items() if r.lines}
     if not present:
@@ -119,7 +127,7 @@ def rain_file_import(
     )
 
     # Pass 2: write, one transaction a batch, between two entries of the audit record.
-    digest = _sha256(path)
+    digest = file_sha256(path)
     shown = (name or path.name)[:120]
     file_id = int(digest[:15], 16)
     with transaction.atomic():
@@ -139,7 +147,7 @@ def rain_file_import(
         )
     wanted = {str(sid).encode("ascii", "replace") for sid in present}
     with _open(path) as handle:
-        _, readings = _reader(handle, station, units, wanted)
+        _, readings = _reader(handle, station, units, wanted, read_on)
         batch: list[Reading] = []
         for reading in _reporting(readings, handle, "write", report):
             batch.append(reading)
@@ -171,7 +179,26 @@ def rain_file_import(
     return result
 
 
-def _sha256(path: Path) -> str:
+def rain_file_recognise(*, path: Path, station: str | None, units: str | None) -> str | None:
+    """What can be told of a rain file without reading it through: the station ID given,
+    and from the first line, whether it is a file siltfence reads and, if it names no
+    station, that one was given. Returns the station ID as it will be used (or None);
+    raises ``SiltfenceError`` naming the field."""
+    if station is not None:
+        station = check_station_id(station)
+    with _open(path) as handle:
+        _reader(handle, station, units, None)
+    return station
+
+
+def village_today() -> datetime.date:
+    """Today in the villages' zone."""
+    from django.utils import timezone
+
+    return timezone.now().astimezone(ZONE).date()
+
+
+def file_sha256(path: Path) -> str:
     digest = hashlib.sha256()
     with path.open("rb") as handle:
         for chunk in iter(lambda: handle.read(1 << 20), b""):

@@ -6,4 +6,5 @@ app_name = "rain"
 
 urlpatterns = [
     path("import/", views.import_page, name="import"),
+    path("import/<int:job_id>/", views.job_page, name="job"),
 ]

@@ -14,13 +14,26 @@ import re
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
+from siltfence.core.dates import YEARS as DATE_YEARS
 from siltfence.core.rain.errors import RainFileError
 
 TENTHS_PER_INCH = Decimal(254)
 TENTHS_PER_MM = Decimal(10)
 
-# A day a rain record can name: GHCN-Daily's oldest records are from the 1760s.
-YEARS = (1700, 2199)
+# A day a rain record can name: GHCN-Daily's oldest records are from the 1760s, and no
+# permit's record runs past the last year siltfence reads in any date (``core.dates``).
+YEARS = (1700, DATE_YEARS[1])
+
+# The most rain siltfence reads for one day at one place: 1,000 mm (39.37 in), in tenths
+# of a millimetre. The world record for 24 hours is 1,825 mm (Foc-Foc, La Reunion,
+# 7-8 January 1966, WMO); Wisconsin's is about 297 mm (11.72 in, Mellen, 24 June 1946).
+# A value above the bound is a unit or typing error in any record a Wisconsin village
+# uses (decision 34).
+MOST_IN_A_DAY = 10_000
+MOST_IN_A_DAY_WORDS = (
+    "1,000 mm (39.37 in), the most rain siltfence reads for one day (the world record is "
+    "1,825 mm in 24 hours); check the file's values and units"
+)
 
 _NUMBER = re.compile(r"[+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]{1,3})?")
 
@@ -49,26 +62,50 @@ def tenths_from(text: str, unit: str, line: int, what: str = "PRCP") -> int:
         amount = Decimal(cleaned)
     except InvalidOperation:  # pragma: no cover - the pattern admits only numbers
         raise RainFileError(f"{what}: expected an amount, got {_shown(text)}", line) from None
-    if amount > 10_000:  # no day on Earth has had more than about 2 m of rain
-        raise RainFileError(f"{what}: {_shown(text)} {unit} is not a day's rain", line)
+    # The first test keeps a number like 1e999 from being converted at all.
+    if amount > MOST_IN_A_DAY or tenths_of(amount, unit) > MOST_IN_A_DAY:
+        written = "in" if unit == "inch" else "mm"
+        raise RainFileError(
+            f"{what}: {_shown(text)} {written} is more than {MOST_IN_A_DAY_WORDS}", line
+        )
+    return tenths_of(amount, unit)
+
+
+def tenths_of(amount: Decimal, unit: str) -> int:
+    """An amount in ``unit`` ("inch" or "mm") as whole tenths of a millimetre, half up."""
     factor = TENTHS_PER_INCH if unit == "inch" else TENTHS_PER_MM
     return int((amount * factor).quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
-def day_from(year: int, month: int, day: int, line: int) -> datetime.date:
+def day_amount(tenths: int, line: int, what: str) -> int:
+    """A day's amount in tenths of a millimetre, refused (naming ``what``) above the most
+    rain siltfence reads for one day."""
+    if tenths > MOST_IN_A_DAY:
+        raise RainFileError(f"{what}: {mm_words(tenths)} is more than {MOST_IN_A_DAY_WORDS}", line)
+    return tenths
+
+
+def mm_words(tenths: int) -> str:
+    """Tenths of a millimetre as a clerk reads them: ``99999`` -> ``9,999.9 mm``."""
+    return f"{tenths // 10:,}.{tenths % 10} mm"
+
+
+def day_from(year: int, month: int, day: int, line: int, what: str = "date") -> datetime.date:
     if not YEARS[0] <= year <= YEARS[1]:
-        raise RainFileError(f"year {year} is outside {YEARS[0]} to {YEARS[1]}", line)
+        raise RainFileError(f"{what}: the year {year} is outside {YEARS[0]} to {YEARS[1]}", line)
     try:
         return datetime.date(year, month, day)
     except ValueError:
-        raise RainFileError(f"{year:04d}-{month:02d}-{day:02d} is not a date", line) from None
+        raise RainFileError(
+            f"{what}: {year:04d}-{month:02d}-{day:02d} is not a date", line
+        ) from None
 
 
 def iso_day(text: str, line: int, what: str = "date") -> datetime.date:
     cleaned = text.strip()
     if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", cleaned):
         raise RainFileError(f"{what}: expected a date written YYYY-MM-DD, got {_shown(text)}", line)
-    return day_from(int(cleaned[:4]), int(cleaned[5:7]), int(cleaned[8:10]), line)
+    return day_from(int(cleaned[:4]), int(cleaned[5:7]), int(cleaned[8:10]), line, what)
 
 
 def inches(tenths: int) -> float:

@@ -13,6 +13,14 @@ Each layout has a first line no other one has:
 
 The checks run in that order; a first line none of them accepts is an error that lists
 what is read. Blank lines before the first line are skipped.
+
+A record holds days that have been measured. Given the day the file is read (``read_on``,
+in the village's zone), a value for a day after the next one is refused: a file of
+forecasts is not a record, and a rain written onto a permit before it fell would set an
+inspection for a storm that may never come. The one day of slack is for a station whose
+day ends ahead of the village's clock (a by_year file's stations east of Wisconsin, a
+gauge's clock set to UTC). A day given as missing is no measurement and is read as before:
+NOAA's ``.dly`` file fills the days of the current month still to come with -9999.
 """
 
 from __future__ import annotations
@@ -33,6 +41,14 @@ FORMATS = {
     "daily-csv": "daily CSV in inches (year,month,day,date,...,PRCP)",
     "cdo-csv": "NOAA Climate Data Online daily summaries CSV",
     "gauge-csv": "gauge CSV (time and amount in in or mm)",
+}
+# The column that gives a reading's day, in each layout: what a refused day names.
+DAY_FIELDS = {
+    "ghcn-dly": "YEAR and MONTH (columns 12-17)",
+    "ghcn-csv": "DATE",
+    "daily-csv": "date",
+    "cdo-csv": "DATE",
+    "gauge-csv": "time",
 }
 WHAT_IS_READ = (
     "not a rain file siltfence reads: expected a GHCN-Daily .dly or CSV file, a daily CSV "
@@ -63,6 +79,7 @@ class RainFile:
     a GHCN-Daily file are dropped unread. ``station``: the ID to give readings of a file
     that names none (the daily CSV, a gauge). ``units``: a CDO export's unit when it cannot
     be told from the file. ``zone``: the village's time zone, for a gauge's time stamps.
+    ``read_on``: the day the file is read in that zone; without it, no day is too late.
     """
 
     def __init__(
@@ -75,6 +92,7 @@ class RainFile:
         units: str | None = None,
         max_bytes: int = MAX_BYTES,
         max_line: int = MAX_LINE,
+        read_on: datetime.date | None = None,
     ) -> None:
         lines = numbered_lines(stream, max_line=max_line, max_bytes=max_bytes)
         first: tuple[int, bytes] | None = None
@@ -95,6 +113,7 @@ class RainFile:
         )
         self._station = station
         self._units = units
+        self._read_on = read_on
 
     def keep_only(self, wanted: Container[bytes] | None) -> None:
         """Keep only the rows whose first 11 bytes (the station ID) are ``in wanted``."""
@@ -105,6 +124,26 @@ class RainFile:
         return FORMATS[self.format]
 
     def readings(self) -> Iterator[Reading]:
+        readings = self._read()
+        if self._read_on is None:
+            return readings
+        return self._measured(readings, self._read_on)
+
+    def _measured(self, readings: Iterator[Reading], read_on: datetime.date) -> Iterator[Reading]:
+        latest = read_on + datetime.timedelta(days=1)
+        for reading in readings:
+            measured = reading.tenths is not None or reading.dropped is not None
+            if measured and reading.day > latest:
+                raise RainFileError(
+                    f"{DAY_FIELDS[self.format]}: {reading.day.isoformat()} is in the future "
+                    f"(the file was read on {read_on.isoformat()}, and a day up to "
+                    f"{latest.isoformat()} is taken): a rain record holds only days already "
+                    "measured, not a forecast",
+                    reading.line,
+                )
+            yield reading
+
+    def _read(self) -> Iterator[Reading]:
         if self.format == "ghcn-dly":
             return dly.read(self._lines, self._wanted)
         if self.format == "ghcn-csv":

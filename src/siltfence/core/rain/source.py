@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import re
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
@@ -12,9 +11,15 @@ from siltfence.core.rain.errors import RainFileError
 from siltfence.core.rain.lines import MAX_BYTES
 from siltfence.core.rain.record import StationRecord, collect
 from siltfence.core.rain.sniff import RainFile
-from siltfence.core.rain.stations import Station, geodesic_km, nearest, registry
+from siltfence.core.rain.stations import (
+    STATION_WORDS,
+    Station,
+    geodesic_km,
+    is_station_id,
+    nearest,
+    registry,
+)
 
-STATION_ID = re.compile(r"[A-Za-z0-9_.-]{1,40}")
 NAMES_STATIONS = ("ghcn-dly", "ghcn-csv", "cdo-csv")
 
 
@@ -57,10 +62,12 @@ class RainSource:
 
 
 def check_station_id(station: str, field_name: str = "station") -> str:
-    cleaned = station.strip()
-    if not STATION_ID.fullmatch(cleaned):
+    """A station ID someone typed (``--station``, the upload form, the API's ``station``),
+    in capitals: NOAA's IDs are, and a gauge's is kept the same way."""
+    cleaned = station.strip().upper()
+    if not (cleaned.isascii() and is_station_id(cleaned)):
         raise SiltfenceError(
-            f"{field_name}: expected a station ID like USW00014839, got {station[:40]!r}",
+            f"{field_name}: expected {STATION_WORDS}; got {station[:40]!r}",
             field=field_name,
         )
     return cleaned
@@ -74,6 +81,7 @@ def open_rain(
     site: tuple[float, float] | None = None,
     units: str | None = None,
     max_bytes: int = MAX_BYTES,
+    read_on: datetime.date | None = None,
 ) -> RainSource:
     """Read a rain file (any supported layout) and pick its station.
 
@@ -81,10 +89,14 @@ def open_rain(
     a file of one station gives that station; a file of several gives the registered
     station nearest ``site``, or asks which. ``site``: (latitude, longitude) of the site,
     for the distance to the station, which is part of every answer that uses the rain.
+    ``read_on``: the day the file is read, in the village's zone; a day of the file after
+    the next one is refused (``RainFile``).
     """
     if station is not None:
         station = check_station_id(station)
-    rain = RainFile(stream, zone=zone, station=station, units=units, max_bytes=max_bytes)
+    rain = RainFile(
+        stream, zone=zone, station=station, units=units, max_bytes=max_bytes, read_on=read_on
+    )
     if rain.format in NAMES_STATIONS:
         if station is not None:
             rain.keep_only({station.encode("ascii")})

@@ -29,8 +29,22 @@ from importlib import resources
 from typing import Any
 
 from siltfence.core.errors import SiltfenceError
+from siltfence.core.rain.errors import RainFileError
 
 STATIONS_FILE = "ghcnd-stations-wi.txt"
+# A station's ID, in the forms a rain record names it (decision 34). NOAA's: 11 letters and
+# digits, "the first two characters denote the FIPS country code, the third character is a
+# network code that identifies the station numbering system used, and the remaining eight
+# characters contain the actual station ID" (GHCN-Daily readme, section IV): USW00014839
+# (a first-order station), USC00475120 (a cooperative observer), US1WIDN0004 (a CoCoRaHS
+# volunteer). A gauge NOAA does not list, the village's own or a site's: SITE- or GAUGE-
+# and a number or name, 40 characters at most (SITE-7, GAUGE-PUBLIC-WORKS).
+GHCN_ID = re.compile(r"[A-Z]{2}[A-Z0-9]{9}")
+GAUGE_ID = re.compile(r"(SITE|GAUGE)-[A-Z0-9][A-Z0-9-]{0,33}")
+STATION_WORDS = (
+    "a NOAA station ID of 11 letters and digits like USW00014839 or US1WIDN0004, or for a "
+    "gauge of the village's own or a site's, SITE- or GAUGE- and a number or name, like SITE-7"
+)
 _REAL = re.compile(r" *-?[0-9]+(\.[0-9]+)?")
 
 
@@ -58,6 +72,22 @@ class Station:
             "longitude": self.longitude,
             "elevation_m": self.elevation_m,
         }
+
+
+def is_station_id(text: str) -> bool:
+    """Whether ``text`` is a station ID in one of the forms a rain record names it."""
+    return bool(GHCN_ID.fullmatch(text) or GAUGE_ID.fullmatch(text))
+
+
+def check_ghcn_id(text: str, line: int, what: str) -> str:
+    """A station ID a NOAA file gives (a .dly or CSV line, a Climate Data Online row)."""
+    if not GHCN_ID.fullmatch(text):
+        raise RainFileError(
+            f"{what}: expected a NOAA station ID of 11 letters and digits like USW00014839, "
+            f"got {text[:40]!r}",
+            line,
+        )
+    return text
 
 
 def parse_stations(lines: Iterable[str], file: str = STATIONS_FILE) -> dict[str, Station]:

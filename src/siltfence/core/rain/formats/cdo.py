@@ -28,6 +28,7 @@ from collections.abc import Iterable, Iterator
 from siltfence.core.rain.errors import RainFileError
 from siltfence.core.rain.lines import text
 from siltfence.core.rain.readings import Reading, iso_day, tenths_from
+from siltfence.core.rain.stations import check_ghcn_id
 
 UNITS = ("inch", "mm")
 ASK = 'say which with units "inch" or "mm" (--units on the command line)'
@@ -78,6 +79,7 @@ def read(lines: Iterable[tuple[int, bytes]], units: str | None = None) -> Iterat
         station = fields[at_station]
         if not station:
             raise RainFileError("STATION is empty", number)
+        check_ghcn_id(station, number, "STATION")
         day = iso_day(fields[at_date], number, "DATE")
         value = fields[at_prcp]
         if not value:

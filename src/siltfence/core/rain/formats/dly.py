@@ -31,7 +31,8 @@ from collections.abc import Container, Iterable, Iterator
 
 from siltfence.core.rain.errors import RainFileError
 from siltfence.core.rain.lines import text
-from siltfence.core.rain.readings import Reading, day_from
+from siltfence.core.rain.readings import Reading, day_amount, day_from
+from siltfence.core.rain.stations import check_ghcn_id
 
 LINE_LENGTH = 269
 HEAD = re.compile(rb"[A-Z0-9]{11}[0-9]{4}[0-9]{2}[A-Z0-9]{4}")
@@ -60,7 +61,7 @@ def read(
             )
         if raw[17:21] != b"PRCP" or (wanted is not None and raw[:11] not in wanted):
             continue
-        station = text(raw[:11], number)
+        station = check_ghcn_id(text(raw[:11], number), number, "ID (columns 1-11)")
         year, month = int(raw[11:15]), int(raw[15:17])
         padded = raw.ljust(LINE_LENGTH)
         for index in range(31):
@@ -93,4 +94,4 @@ def read(
                     number, station, day, None, f"failed NOAA's quality control (Q flag {flag})"
                 )
                 continue
-            yield Reading(number, station, day, value)
+            yield Reading(number, station, day, day_amount(value, number, f"day {index + 1}"))

@@ -28,7 +28,15 @@ from decimal import Decimal
 
 from siltfence.core.rain.errors import RainFileError
 from siltfence.core.rain.lines import text
-from siltfence.core.rain.readings import YEARS, Reading, tenths_from
+from siltfence.core.rain.readings import (
+    MOST_IN_A_DAY,
+    MOST_IN_A_DAY_WORDS,
+    YEARS,
+    Reading,
+    mm_words,
+    tenths_from,
+    tenths_of,
+)
 
 TIME_NAMES = ("timestamp", "time", "datetime", "date", "date_time")
 UNIT = re.compile(r"(?:^|[\s_(\[-])(in|inch|inches|mm)[)\]]?$", re.IGNORECASE)
@@ -78,7 +86,9 @@ def _local_day(value: str, zone: datetime.tzinfo, number: int) -> datetime.date:
     except ValueError:
         raise RainFileError(f"time: {value[:40]!r} is not a real date or time", number) from None
     if not YEARS[0] <= moment.year <= YEARS[1]:
-        raise RainFileError(f"time: year {moment.year} is outside {YEARS[0]} to {YEARS[1]}", number)
+        raise RainFileError(
+            f"time: the year {moment.year} is outside {YEARS[0]} to {YEARS[1]}", number
+        )
     if moment.tzinfo is not None:
         try:
             moment = moment.astimezone(zone)
@@ -119,8 +129,13 @@ def read(lines: Iterable[tuple[int, bytes]], zone: datetime.tzinfo) -> Iterator[
         tenths_from(amount, unit, number, "amount")  # checks the number and its size
         total = totals.get(day, (Decimal(0), number))[0] + Decimal(amount)
         totals[day] = (total, number)
-        if total > 10_000:
-            raise RainFileError(f"the readings of {day} add up to more than a day's rain", number)
+        # Refused at the reading that takes the day past the most rain read for one day.
+        if tenths_of(total, unit) > MOST_IN_A_DAY:
+            raise RainFileError(
+                f"amount: the readings of {day} add up to {mm_words(tenths_of(total, unit))}, "
+                f"more than {MOST_IN_A_DAY_WORDS}",
+                number,
+            )
     for day in sorted(set(totals) | set(missing)):
         if day in totals:
             total, number = totals[day]

@@ -29,7 +29,8 @@ from collections.abc import Container, Iterable, Iterator
 
 from siltfence.core.rain.errors import RainFileError
 from siltfence.core.rain.lines import text
-from siltfence.core.rain.readings import Reading, day_from
+from siltfence.core.rain.readings import Reading, day_amount, day_from
+from siltfence.core.rain.stations import check_ghcn_id
 
 ROW = re.compile(rb"[A-Z0-9]{11},[0-9]{8},[A-Z0-9]{4},")
 HEADER = b"ID,DATE,ELEMENT,DATA_VALUE"
@@ -57,8 +58,8 @@ def read(
         if parts[2] != b"PRCP":
             continue
         date = parts[1]
-        day = day_from(int(date[:4]), int(date[4:6]), int(date[6:8]), number)
-        station = text(parts[0], number)
+        day = day_from(int(date[:4]), int(date[4:6]), int(date[6:8]), number, "DATE")
+        station = check_ghcn_id(text(parts[0], number), number, "ID")
         value_text = parts[3].strip()
         if not VALUE.fullmatch(value_text):
             raise RainFileError(
@@ -79,4 +80,4 @@ def read(
                 number, station, day, None, f"failed NOAA's quality control (Q flag {flag})"
             )
             continue
-        yield Reading(number, station, day, value)
+        yield Reading(number, station, day, day_amount(value, number, "DATA VALUE"))
