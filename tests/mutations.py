@@ -250,6 +250,27 @@ MUTATIONS = (
         "    if False:\n        return render(",
         ("tests/integration/test_registration.py",),
     ),
+    Mutation(
+        "the per-account wait starts one failure later",
+        "src/siltfence/apps/accounts/guessing.py",
+        "if limit <= 0 or failures < limit:",
+        "if limit <= 0 or failures <= limit:",
+        ("tests/integration/test_account_guessing.py",),
+    ),
+    Mutation(
+        "/health stays 200 when no page can be rendered",
+        "src/siltfence/apps/ops/health.py",
+        'for name in ("database", "pages", "static", "disk")',
+        'for name in ("database", "disk")',
+        ("tests/integration/test_health_page.py",),
+    ),
+    Mutation(
+        "a day of rain may be ten times the bound (10,000 mm)",
+        "src/siltfence/core/rain/readings.py",
+        "MOST_IN_A_DAY = 10_000",
+        "MOST_IN_A_DAY = 100_000",
+        ("tests/unit/rain/test_rain_bounds.py",),
+    ),
 )
 
 
