@@ -93,7 +93,7 @@ api-reference             POST   -         405    405    405    405    405    40
 # people ----------------------------------------------------------------------------------------
 login                     GET    -         200    200    200    200    200    200    200
 login                     POST   -         200    200    200    200    200    200    200
-logout                    GET    -         405    405    405    405    405    405    405
+logout                    GET    -         200    200    200    200    200    200    200
 logout                    POST   -         go:PC  go:PC  go:PC  go:PC  go:PC  go:PC  go:PC
 register                  GET    -         200    200    200    200    200    200    200
 register                  POST   -         200    200    200    200    200    200    200

@@ -68,7 +68,7 @@ COMPLAINT_LABELS = {
     "Village",
     "Where is the site?",
     "What did you see?",
-    "When did you see it? (YYYY-MM-DD)",
+    "When did you see it?",
     "Latitude (decimal degrees)",
     "Longitude (decimal degrees)",
     "Your name (kept private)",

@@ -108,7 +108,7 @@ def test_a_bad_complaint_is_refused_naming_the_field_and_nothing_is_written(
     shown = _messages(response)
     assert len(shown) == 1
     if message is None:
-        assert shown[0].startswith("When did you see it? (YYYY-MM-DD): ")
+        assert shown[0].startswith("When did you see it?: ")
     else:
         assert shown[0] == message
     assert not Violation.objects.exists()

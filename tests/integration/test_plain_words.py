@@ -219,5 +219,5 @@ def test_a_form_error_names_the_field_as_the_form_labels_it(db):
         {"username": "sam", "email": "not an address", "first_name": "Sam", "last_name": "Lee"},
     )
     html = response.content.decode()
-    assert "Email" in _labels(html)
-    assert "Email: Enter a valid email address." in read(html).text
+    assert "Email address" in _labels(html)
+    assert "Email address: Enter a valid email address." in read(html).text

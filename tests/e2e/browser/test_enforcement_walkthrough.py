@@ -96,6 +96,8 @@ def test_from_a_complaint_to_the_tax_roll_then_an_appeal_reverses_the_order(
     public = session(browser, size, base)
     public.goto(f"{base}/report-a-site/")
     assert_accessible(public)
+    width = public.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= size[0], f"the report form is {width}px wide at {size[0]}px"
     public.get_by_label("Village").select_option(SPENCER)
     # A tap on the map marks the place: the marker is the image the page names (Leaflet
     # would otherwise guess its address from its stylesheet's, which the collected static
@@ -109,7 +111,7 @@ def test_from_a_complaint_to_the_tax_roll_then_an_appeal_reverses_the_order(
     expect(public.locator("#id_latitude")).not_to_have_value("")
     public.get_by_label("Where is the site?").fill("12 Park St, Spencer")
     public.get_by_label("What did you see?").fill("Mud washing into the inlet on Park St.")
-    public.get_by_label("When did you see it? (YYYY-MM-DD)").fill(_day(45))
+    public.get_by_label("When did you see it?").fill(_day(45))
     public.get_by_label("Your name (kept private)").fill("Pat Neighbor")
     public.get_by_label("Your phone (kept private)").fill("715-555-0142")
     public.get_by_role("button", name="Send the report").click()

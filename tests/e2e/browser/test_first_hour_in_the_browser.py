@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from conftest import sign_in
+from conftest import assert_accessible, sign_in
 from siltfence.apps.accounts.models import Membership, Role
 from siltfence.apps.documents.pdf import lines_to_pdf
 from siltfence.apps.permits import services
@@ -88,12 +88,18 @@ def test_the_applicant_ticks_the_checklist_and_files_without_saving_it_first(
     application = draft(world, "220 S Pacific St")
     page = session(browser, size, live_server.url, "owner")
     page.goto(f"{live_server.url}/portal/applications/{application.pk}/")
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= size[0], f"the application page is {width}px wide at {size[0]}px"
+    assert_accessible(page)
 
     boxes = page.locator("input[name=items]")
     ticked = boxes.count()
     assert ticked > 0
+    missing = page.locator("#still-missing")
     for box in boxes.all():
         box.check()
+    # Each tick is saved as it is made, and "Still missing" follows (htmx).
+    expect(missing).not_to_contain_text("Still missing")
     page.get_by_role("button", name="File the application").click()
 
     expect(page.get_by_test_id("status")).to_have_text("Under review")

@@ -61,12 +61,32 @@ class LocationMixin(forms.Form):
 
 
 class ComplaintForm(LocationMixin):
+    # The address and its hint first, then the map's latitude and longitude the hint names.
+    field_order = ["address", "latitude", "longitude"]
+
     address = forms.CharField(
         max_length=300,
         required=False,
         label="Where is the site?",
         help_text="A street address, or pick the place on the map (or type its latitude and "
         "longitude below).",
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+    latitude = forms.FloatField(
+        required=False,
+        min_value=-90,
+        max_value=90,
+        label="Latitude (decimal degrees)",
+        help_text="Filled in when you pick the place on the map; or type it, e.g. 44.7607.",
+        widget=forms.NumberInput(attrs={"step": "any", "inputmode": "decimal"}),
+    )
+    longitude = forms.FloatField(
+        required=False,
+        min_value=-180,
+        max_value=180,
+        label="Longitude (decimal degrees)",
+        help_text="In Wisconsin it is negative, e.g. -90.2968.",
+        widget=forms.NumberInput(attrs={"step": "any", "inputmode": "decimal"}),
     )
     description = forms.CharField(
         max_length=5000,
@@ -75,15 +95,35 @@ class ComplaintForm(LocationMixin):
         help_text="For example: mud carried onto the street, silt fence down, a pile of soil "
         "by a storm drain.",
     )
-    seen_on = StrictDateField(required=False, label="When did you see it? (YYYY-MM-DD)")
+    # A date input: a phone offers its own date picker, whatever order it shows the date in.
+    seen_on = StrictDateField(
+        required=False,
+        label="When did you see it?",
+        help_text="The date, if you know it.",
+    )
     photos = forms.FileField(
         required=False,
         label="Photos (JPEG or PNG, up to 6)",
         widget=MultipleFileInput(attrs={"accept": "image/jpeg,image/png"}),
     )
-    name = forms.CharField(max_length=200, required=False, label="Your name (kept private)")
-    email = forms.CharField(max_length=200, required=False, label="Your email (kept private)")
-    phone = forms.CharField(max_length=40, required=False, label="Your phone (kept private)")
+    name = forms.CharField(
+        max_length=200,
+        required=False,
+        label="Your name (kept private)",
+        widget=forms.TextInput(attrs={"autocomplete": "name"}),
+    )
+    email = forms.CharField(
+        max_length=200,
+        required=False,
+        label="Your email (kept private)",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+    phone = forms.CharField(
+        max_length=40,
+        required=False,
+        label="Your phone (kept private)",
+        widget=forms.TelInput(attrs={"autocomplete": "tel"}),
+    )
 
 
 class ViolationForm(LocationMixin):

@@ -108,7 +108,9 @@ def cases(request: HttpRequest) -> HttpResponse:
         {
             "page": page,
             "complaints": complaints_to_review(request.user)[:50],
-            "staff_villages": sorted(village_ids(request.user, Role.STAFF)),
+            "staff_villages": Village.objects.filter(
+                pk__in=village_ids(request.user, Role.STAFF)
+            ).order_by("name"),
             "can_record": bool(village_ids(request.user, Role.STAFF, Role.INSPECTOR)),
         },
     )
@@ -129,6 +131,20 @@ def _lifted(actions: list[Any]) -> set[int]:
     return lifted
 
 
+def _back_link(
+    request: HttpRequest, case: EnforcementCase, permit: Permit | None
+) -> tuple[str, str]:
+    """Where "back" leads: the case list for officials; for the permittee, who may not see
+    that list, their permit (or their application, when no permit was issued)."""
+    if village_ids(request.user, Role.STAFF, Role.INSPECTOR, Role.APPEALS_BOARD):
+        return reverse("enforcement:cases"), "Enforcement"
+    if permit is not None:
+        return reverse("web:permit", args=[permit.pk]), f"Permit {permit.number}"
+    if case.application_id is not None:
+        return reverse("web:portal-application", args=[case.application_id]), "Your application"
+    return reverse("web:portal"), "My applications"
+
+
 @login_required
 @require_GET
 def case_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -143,6 +159,7 @@ def case_detail(request: HttpRequest, pk: int) -> HttpResponse:
     staff = is_staff_of(request.user, case)
     rule = ordinance.rules["enforcement"]
     permit = Permit.objects.filter(application_id=case.application_id).first()
+    back, back_label = _back_link(request, case, permit)
     return render(
         request,
         "enforcement/case.html",
@@ -179,7 +196,8 @@ def case_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 a["after_event"] == "notified_to_cease" for a in rule["actions"]
             ),
             "retract_by_authority": "authority" in rule["retraction"]["by"],
-            "back": reverse("enforcement:cases"),
+            "back": back,
+            "back_label": back_label,
             "appeals": case.appeals.all() if hasattr(case, "appeals") else [],
         },
     )

@@ -65,6 +65,24 @@ class Photo:
     content_type: str
 
 
+# The gap whose reading lets the permittee's record of no runoff lift the inspection after
+# rain (decision 14). A chapter without it asks for the inspection after every such rain.
+RUNOFF_READING = "rain-runoff"
+NOT_OFFERED = "kind: {kind} changes nothing under this chapter; choose another entry"
+
+
+def entry_kinds(ordinance: Any) -> list[tuple[str, str]]:
+    """The entries the village's site log offers: "A rain caused no runoff" only where the
+    chapter's inspection after rain depends on runoff (New Glarus § 135-7E(7)); Spencer's
+    § 413-8E(3)(g) has no runoff condition, so the record would have no effect there."""
+    runoff_counts = any(g.get("id") == RUNOFF_READING for g in ordinance.rules.get("gaps", []))
+    return [
+        (value, label)
+        for value, label in EntryKind.choices
+        if value != EntryKind.NO_RUNOFF or runoff_counts
+    ]
+
+
 def _clean(data: dict[str, Any]) -> dict[str, str]:
     """Names and ids on one line; findings, repairs and evidence as written."""
     cleaned = {}
@@ -124,6 +142,8 @@ def site_log_record(
         return existing
     if kind not in EntryKind.values:
         raise ActionRefused("kind: choose what you are recording from the list", field="kind")
+    if kind not in dict(entry_kinds(load(permit.village_id))):
+        raise ActionRefused(NOT_OFFERED.format(kind=EntryKind(kind).label), field="kind")
     values = _clean(data)
     for field, what in NEEDS.get(EntryKind(kind), {}).items():
         if not values[field]:

@@ -18,7 +18,7 @@ from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.selectors import permits_visible_to
 from siltfence.apps.permits.uploads import download_name
 from siltfence.apps.sitelog.models import EntryKind, SiteLogPhoto
-from siltfence.apps.sitelog.services import MAX_PHOTOS, Photo, site_log_record
+from siltfence.apps.sitelog.services import MAX_PHOTOS, Photo, entry_kinds, site_log_record
 from siltfence.apps.sitelog.templatetags.sitelog import DUTY_NAMES
 from siltfence.core.ordinance.loader import load
 
@@ -56,6 +56,7 @@ def site_log(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             return redirect(f"/permits/{permit.pk}/log/?saved={entry.pk}#entry-{entry.pk}")
     entries = permit.log.select_related("timeline_event").prefetch_related("photos")
+    kinds = entry_kinds(ordinance)
     now = timezone.now().astimezone(zone)
     return render(
         request,
@@ -64,7 +65,8 @@ def site_log(request: HttpRequest, pk: int) -> HttpResponse:
             "permit": permit,
             "ordinance": ordinance,
             "entries": entries,
-            "kinds": EntryKind.choices,
+            "kinds": kinds,
+            "no_runoff_offered": EntryKind.NO_RUNOFF in dict(kinds),
             "can_write": can_write,
             "error": error,
             "values": values,

@@ -160,6 +160,16 @@ def register_confirm(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "web/register_confirm.html", {"form": form, "person": person})
 
 
+class SignOut(auth_views.LogoutView):
+    """Signing out is a POST (a link must not sign anyone out); a GET, from a bookmark or
+    a typed address, shows the button that does it."""
+
+    http_method_names = ["get", "post", "options"]
+
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        return render(request, "web/sign_out.html")
+
+
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
     if village_ids(request.user, Role.STAFF):

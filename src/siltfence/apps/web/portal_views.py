@@ -10,8 +10,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from siltfence.apps.permits import services
 from siltfence.apps.permits.clocks import decision_due_if_filed, review_clock
@@ -43,6 +45,9 @@ def stored_clock_words(application: Application) -> dict[str, Any] | None:
         return None
     return duty_words(clock, zone=load(application.village_id).time_zone)
 
+
+# The id of a draft's checklist form, which the upload fields and buttons also submit.
+CHECKLIST_FORM = "checklist-form"
 
 # The facts carried from the permit check: a few hundred bytes; far more is not facts.
 MAX_FACTS_BYTES = 64 * 1024
@@ -152,16 +157,22 @@ def application_detail(request: HttpRequest, pk: int) -> HttpResponse:
         for i, item in enumerate(plan.get("contents", []))
     ]
     today = timezone.localdate()
+    draft = application.status == ApplicationStatus.DRAFT
+    upload_form = UploadForm()
+    if draft:
+        # In a draft, Upload sends the checklist form, so that what is ticked is saved with
+        # the file instead of being lost to the reload (the fields sit in the Documents part).
+        for field in upload_form.fields.values():
+            field.widget.attrs["form"] = CHECKLIST_FORM
     context: dict[str, Any] = {
         "application": application,
         "ordinance": ordinance,
         "plan": plan,
         "checklist": checklist,
-        "missing": services.application_missing(application, on=today)
-        if application.status == ApplicationStatus.DRAFT
-        else [],
+        "missing": services.application_missing(application, on=today) if draft else [],
         "fee_due": services.application_fee_due(application, today),
-        "upload_form": UploadForm(),
+        "upload_form": upload_form,
+        "checklist_form": CHECKLIST_FORM,
         "response_form": ResponseForm(),
         "clock": clock_words(application),
         "open_request": application.information_requests.filter(received_at__isnull=True).last(),
@@ -179,15 +190,28 @@ def _refused(request: HttpRequest, exc: SiltfenceError) -> None:
     messages.error(request, plain(exc))
 
 
+def _ticked(request: HttpRequest) -> list[int]:
+    return [int(v) for v in request.POST.getlist("items") if v.isdigit()]
+
+
 @login_required
 @require_POST
 def application_checklist(request: HttpRequest, pk: int) -> HttpResponse:
+    """Save the ticks. Ticking a box on the page sends them at once (htmx), and the answer
+    is the "Still missing" list as it now stands; without JavaScript, "Save checklist"."""
     application = applicant_application(request, pk)
-    items = [int(v) for v in request.POST.getlist("items") if v.isdigit()]
     try:
-        services.application_checklist_set(application=application, user=request.user, items=items)
+        services.application_checklist_set(
+            application=application, user=request.user, items=_ticked(request)
+        )
     except SiltfenceError as exc:
         _refused(request, exc)
+        if request.htmx:  # the whole page, with the refusal shown
+            return HttpResponseClientRedirect(reverse("web:portal-application", args=[pk]))
+    else:
+        if request.htmx:
+            missing = services.application_missing(application, on=timezone.localdate())
+            return render(request, "web/_still_missing.html", {"missing": missing})
     return redirect("web:portal-application", pk=pk)
 
 
@@ -195,6 +219,14 @@ def application_checklist(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def application_upload(request: HttpRequest, pk: int) -> HttpResponse:
     application = applicant_application(request, pk)
+    if request.POST.get("checklist") == "shown":
+        # Upload sent the checklist form of a draft: keep what is ticked, file or no file.
+        try:
+            services.application_checklist_set(
+                application=application, user=request.user, items=_ticked(request)
+            )
+        except SiltfenceError as exc:
+            _refused(request, exc)
     form = UploadForm(request.POST, request.FILES)
     if not form.is_valid():
         messages.error(request, "file: choose a file and what it is")
@@ -222,11 +254,7 @@ def application_submit(request: HttpRequest, pk: int) -> HttpResponse:
     application = applicant_application(request, pk)
     # The "File the application" button submits the checklist form: what is ticked on
     # the page is filed with it, saved or not.
-    checklist = (
-        [int(v) for v in request.POST.getlist("items") if v.isdigit()]
-        if request.POST.get("checklist") == "shown"
-        else None
-    )
+    checklist = _ticked(request) if request.POST.get("checklist") == "shown" else None
     try:
         services.application_submit(
             application=application, user=request.user, at=timezone.now(), checklist=checklist

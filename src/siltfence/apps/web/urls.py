@@ -41,7 +41,7 @@ urlpatterns = [
     ),
     path("accounts/turn-off-codes", sign_in_views.account_turn_off, name="account-turn-off"),
     path("accounts/new-phone", sign_in_views.account_new_phone, name="account-new-phone"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/logout/", account_views.SignOut.as_view(), name="logout"),
     path("accounts/register/", account_views.register, name="register"),
     path("accounts/register/sent/", account_views.register_sent, name="register-sent"),
     path(

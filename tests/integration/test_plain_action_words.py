@@ -1,0 +1,112 @@
+"""Every kind of entry the audit record holds reads in plain words on the pages.
+
+The names come from the source itself: each ``action=...`` given to ``event_record`` or to
+the services' wrappers around it. A new action with no wording in ``labels.AUDIT_ACTIONS``
+(or, for a document written, ``labels.DOCUMENT_WRITTEN``) fails here, before a clerk
+reads "municipal inspection record" on a permit's record.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import siltfence
+from siltfence.apps.permits.models import DocumentKind, SuretyMovementKind
+from siltfence.apps.sitelog.models import EntryKind
+from siltfence.apps.web import labels
+
+SRC = Path(siltfence.__file__).parent
+# argparse's own actions, which are no audit record's
+ARGPARSE = {"store_true", "store_false", "store_const", "append", "count", "store", "version"}
+# action="name", action=f"{kind}_generate", action="one" if ... else "other"
+ACTION = re.compile(r'\baction=(f?"[^"]*"(?:\s+if\s+.+?\s+else\s+f?"[^"]*")?)')
+LITERAL = re.compile(r'(f?)"([^"]*)"')
+
+
+def _sources() -> dict[Path, str]:
+    return {
+        path: path.read_text(encoding="utf-8")
+        for path in SRC.rglob("*.py")
+        if "migrations" not in path.parts
+    }
+
+
+def _generated_kinds(sources: dict[Path, str]) -> set[str]:
+    """The kinds of the documents written with an ``{kind}_generate`` record."""
+    kinds: set[str] = set()
+    for path, text in sources.items():
+        if path.match("documents/services.py"):
+            kinds |= {DocumentKind[name].value for name in re.findall(r"DocumentKind\.(\w+)", text)}
+        if path.match("enforcement/services.py"):
+            kinds |= set(re.findall(r'_document\(\w+, \w+, "([a-z_]+)"\)', text))
+    return kinds
+
+
+def _expansions(sources: dict[Path, str]) -> dict[str, set[str]]:
+    return {
+        "{kind}_generate": {f"{kind}_generate" for kind in _generated_kinds(sources)},
+        "site_log_{kind}": {f"site_log_{kind}" for kind in EntryKind.values},
+        "surety_{kind}": {f"surety_{kind}" for kind in SuretyMovementKind.values},
+    }
+
+
+def action_names() -> set[str]:
+    sources = _sources()
+    expansions = _expansions(sources)
+    names: set[str] = set()
+    for path, text in sources.items():
+        for number, line in enumerate(text.splitlines(), 1):
+            found = ACTION.search(line)
+            if found is None:
+                continue
+            for f_string, value in LITERAL.findall(found.group(1)):
+                if value in ARGPARSE:
+                    continue
+                if f_string:
+                    assert value in expansions, (
+                        f"{path.relative_to(SRC)}:{number}: the action f{value!r} is made "
+                        "from a variable; name its values in this test's expansions"
+                    )
+                    names |= expansions[value]
+                else:
+                    names.add(value)
+    return names
+
+
+def _plain(name: str) -> str | None:
+    if name in labels.AUDIT_ACTIONS:
+        return labels.AUDIT_ACTIONS[name]
+    document = name.removesuffix("_generate")
+    if document != name:
+        return labels.DOCUMENT_WRITTEN.get(document)
+    return None
+
+
+def test_the_source_is_read() -> None:
+    names = action_names()
+    # A few of every source: literal, conditional, and made from a kind.
+    assert {
+        "application_create",
+        "fee_payment_record",
+        "fee_payment_correct",
+        "municipal_inspection_record",
+        "site_log_no_runoff",
+        "surety_draw",
+        "permit_generate",
+        "stop_work_placard_generate",
+        "appeal_decision_generate",
+    } <= names
+    assert not names & ARGPARSE
+
+
+@pytest.mark.parametrize("name", sorted(action_names()))
+def test_every_action_of_the_record_has_plain_words(name: str) -> None:
+    words = _plain(name)
+    assert words, f"{name}: add its words to labels.AUDIT_ACTIONS (or DOCUMENT_WRITTEN)"
+    assert "_" not in words and words[0].isupper(), words
+    assert labels.audit_action(name) == words
+    # Not the name with its underscores taken out.
+    assert words.lower() != name.replace("_", " "), words
