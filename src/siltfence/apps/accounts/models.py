@@ -2,13 +2,21 @@
 
 An applicant is any registered person; they see only their own applications and
 permits. Staff (the administering authority), inspectors and appeals board members act
-for a village only through a ``Membership`` of that village.
+for a village only through a current ``Membership`` of that village: one not ended, and
+within its term where one is set (decision 36).
 """
 
 from __future__ import annotations
 
+import datetime
+import functools
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 class Role(models.TextChoices):
@@ -17,25 +25,131 @@ class Role(models.TextChoices):
     APPEALS_BOARD = "appeals_board", "Appeals board member"
 
 
+def village_today(village_id: str) -> datetime.date:
+    """Today in the village's time zone (its ordinance data), where a term's days are
+    counted; a village with no encoded ordinance counts in the server's zone."""
+    return timezone.now().astimezone(ZoneInfo(_zone_of(village_id))).date()
+
+
+def _zone_of(village_id: str) -> str:
+    for zone, villages in _zones(str(_ordinances_root())):
+        if village_id in villages:
+            return zone
+    return str(settings.TIME_ZONE)
+
+
+def _ordinances_root() -> Any:
+    from siltfence.core.ordinance.loader import ordinances_root
+
+    return ordinances_root()
+
+
+@functools.cache
+def _zones(root: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """(zone, the villages in it) for every encoded ordinance, read once a process."""
+    from siltfence.core.ordinance.loader import jurisdiction_ids, load
+
+    found: dict[str, set[str]] = {}
+    for village in jurisdiction_ids(Path(root)):
+        found.setdefault(load(village).time_zone, set()).add(village)
+    return tuple((zone, frozenset(villages)) for zone, villages in sorted(found.items()))
+
+
+def _in_term_on(day: datetime.date) -> models.Q:
+    return (models.Q(term_start__isnull=True) | models.Q(term_start__lte=day)) & (
+        models.Q(term_end__isnull=True) | models.Q(term_end__gte=day)
+    )
+
+
+def current_condition() -> models.Q:
+    """The memberships that give access now: not ended, and today (in each village's own
+    zone) within the term where one is set. Asked afresh each time, so a term whose last
+    day has passed stops giving access at the village's midnight, with nothing to run."""
+    default = str(settings.TIME_ZONE)
+    zones = _zones(str(_ordinances_root()))
+    elsewhere = [v for zone, villages in zones if zone != default for v in villages]
+    today = timezone.now()
+    condition = _in_term_on(today.astimezone(ZoneInfo(default)).date())
+    if elsewhere:
+        condition = ~models.Q(village_id__in=elsewhere) & condition
+    for zone, villages in zones:
+        if zone != default:
+            day = today.astimezone(ZoneInfo(zone)).date()
+            condition |= models.Q(village_id__in=sorted(villages)) & _in_term_on(day)
+    return models.Q(ended_at__isnull=True) & condition
+
+
+class CurrentMemberships(models.Manager["Membership"]):
+    """Only the memberships that give access now. It is the default manager, so every
+    reading of roles (``Membership.objects``, ``user.memberships``, their prefetches) leaves
+    ended memberships and terms out of force without saying so (decision 36)."""
+
+    def get_queryset(self) -> models.QuerySet[Membership]:
+        return super().get_queryset().filter(current_condition())
+
+
 class Membership(models.Model):
+    """One person's role in one village. Ending it keeps the row, with when and by whom
+    (``ended_at``, ``ended_by``): what the person did stays on the record, pointing at them.
+    A term (``term_start`` to ``term_end``, both days included) limits the access too."""
+
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="memberships"
     )
     village = models.ForeignKey("permits.Village", on_delete=models.PROTECT, related_name="+")
     role = models.CharField(max_length=20, choices=Role.choices)
+    term_start = models.DateField(null=True, blank=True)
+    term_end = models.DateField(null=True, blank=True)
+    # Empty for the memberships made before they were recorded.
+    added_at = models.DateTimeField(null=True, blank=True)
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    ended_at = models.DateTimeField(null=True, blank=True)
+    ended_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+
+    # Every row, ended or not: the people page's history and the admin site.
+    all_objects = models.Manager()
+    objects = CurrentMemberships()
 
     class Meta:
+        default_manager_name = "objects"
+        base_manager_name = "all_objects"
         constraints = [
             models.UniqueConstraint(
-                fields=["user", "village", "role"], name="one_role_per_village"
+                fields=["user", "village", "role"],
+                condition=models.Q(ended_at__isnull=True),
+                name="one_open_role_per_village",
             ),
             models.CheckConstraint(
                 condition=models.Q(role__in=[r.value for r in Role]), name="membership_role_known"
             ),
+            models.CheckConstraint(
+                condition=models.Q(term_start__isnull=True)
+                | models.Q(term_end__isnull=True)
+                | models.Q(term_end__gte=models.F("term_start")),
+                name="membership_term_in_order",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(ended_by__isnull=True) | models.Q(ended_at__isnull=False),
+                name="membership_ended_by_has_a_time",
+            ),
         ]
+        indexes = [models.Index(fields=["village", "role"], name="membership_village_role")]
 
     def __str__(self) -> str:
-        return f"{self.user} {self.role} of {self.village_id}"
+        ended = " (ended)" if self.ended_at else ""
+        return f"{self.user} {self.role} of {self.village_id}{ended}"
 
 
 class SignInFailures(models.Model):

@@ -363,15 +363,15 @@ def _reason(reason: str) -> str:
 
 
 def people_of_village(village_id: str) -> Any:
-    """Everyone a village's staff may reset: its officials and its applicants."""
+    """Everyone a village's staff may reset: its current officials and its applicants."""
     from django.contrib.auth import get_user_model
     from django.db.models import Q
 
+    # Through the memberships' own manager, not a join: a join would count ended ones.
+    officials = Membership.objects.filter(village_id=village_id).values("user_id")
     return (
         get_user_model()
-        .objects.filter(
-            Q(memberships__village_id=village_id) | Q(applications__village_id=village_id)
-        )
+        .objects.filter(Q(pk__in=officials) | Q(applications__village_id=village_id))
         .distinct()
         .order_by("username")
     )
