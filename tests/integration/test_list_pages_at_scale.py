@@ -52,8 +52,10 @@ PORTAL_QUERIES = 6
 REGISTER_QUERIES = 6
 INSPECTOR_QUERIES = 10
 BOARD_QUERIES = 9
-PERMIT_PAGE_QUERIES = 14
-PERMIT_PAGE_BARE_QUERIES = 9
+# The permit page: each kind of record once; a permit just approved has one kind of list,
+# the emails about it (its approval was told), read for staff.
+PERMIT_PAGE_QUERIES = 15
+PERMIT_PAGE_BARE_QUERIES = 10
 
 STATES = ("under_review", "information_requested", "approved", "disapproved", "draft")
 

@@ -15,7 +15,6 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -363,11 +362,3 @@ def calendar_ics(feed: CalendarFeed) -> bytes:
             event.add("description", f"{duty['because']} ({duty['citation']}).{where}")
             calendar.add_component(event)
     return bytes(calendar.to_ical())
-
-
-def staff_users_of(village_id: str) -> list[Any]:
-    return list(
-        get_user_model().objects.filter(
-            memberships__village_id=village_id, memberships__role=Role.STAFF
-        )
-    )

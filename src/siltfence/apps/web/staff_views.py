@@ -22,6 +22,7 @@ from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import is_applicant_of, is_staff_of, village_ids
 from siltfence.apps.enforcement.forms import first_error
 from siltfence.apps.enforcement.models import EnforcementCase
+from siltfence.apps.outbox.models import Message
 from siltfence.apps.outbox.selectors import messages_about_permit
 from siltfence.apps.permits import services
 from siltfence.apps.permits.clocks import application_timeline, office_closures, review_clock
@@ -407,6 +408,7 @@ def permit_detail(request: HttpRequest, pk: int) -> HttpResponse:
             with_cases=Exists(
                 EnforcementCase.objects.filter(application=OuterRef("application_id"))
             ),
+            with_emails=Exists(Message.objects.filter(permit=OuterRef("pk"))),
         ),
         pk=pk,
     )
@@ -442,7 +444,7 @@ def permit_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "surety_form": blank(SuretyForm),
             "triggers": amendment_triggers(ordinance),
             "audit": _audit_for("permit", permit.pk),
-            "emails": messages_about_permit(request.user, permit),
+            "emails": messages_about_permit(request.user, permit) if permit.with_emails else [],
             "back_url": back_url,
             "back_label": back_label,
         },
