@@ -10,7 +10,7 @@ from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.services import EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, REASON_MAX_LENGTH
 from siltfence.apps.enforcement.forms import StrictDateField
 
-TERM_HINT = "YYYY-MM-DD. Needed for an appeals board member; optional for the others."
+TERM_HINT = "Needed for an appeals board member; optional for the others."
 
 
 class AddForm(forms.Form):
