@@ -233,3 +233,16 @@ def test_the_permit_page_shows_the_lists_a_permit_has_and_says_when_it_has_none(
         width = page.evaluate("() => document.documentElement.scrollWidth")
         assert width <= size["width"], f"the permit page is {width}px wide"
         assert_accessible(page)
+
+
+@SIZES
+def test_the_rain_import_page_fits_and_its_record_stacks(live_server, browser, world, size):
+    from siltfence.apps.duties.services import rain_days_record, stations_sync
+
+    stations_sync()
+    rain_days_record(station_id="USC00475120", days={datetime.date(2026, 7, 8): 150}, source="test")
+    page = opened(browser, size, live_server.url, "clerk")
+    page.goto(f"{live_server.url}/rain/import/")
+    expect(page.get_by_role("heading", name="The record so far")).to_be_visible()
+    fits_and_stacks(page, size)
+    assert_accessible(page)
