@@ -7,6 +7,8 @@ contract shape). Models hold what happened; the core timeline says what is lawfu
 
 from __future__ import annotations
 
+import datetime
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -329,9 +331,10 @@ class ForfeitureSchedule(models.Model):
 
 
 class ComplaintSlot(models.Model):
-    """One of the few public complaints one address may send in a clock hour. The unique
-    constraint makes taking a slot atomic, in every worker process at once: the limit
-    holds however many requests arrive together."""
+    """One of the few sends of a public form (a complaint, a registration) one address may
+    make in a clock hour; ``client`` names the form and the address. The unique constraint
+    makes taking a slot atomic, in every worker process at once: the limit holds however
+    many requests arrive together."""
 
     client = models.CharField(max_length=64)
     hour = models.DateTimeField()
@@ -344,3 +347,21 @@ class ComplaintSlot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.client} {self.hour:%Y-%m-%d %H}:00 #{self.slot}"
+
+    @classmethod
+    def take(cls, client: str, per_hour: int) -> ComplaintSlot | None:
+        """Take one of ``client``'s ``per_hour`` slots of the current clock hour; None when
+        all are taken. The slots of hours gone by are cleared as it goes."""
+        from django.db import IntegrityError, transaction
+        from django.utils import timezone
+
+        client = client[:64]
+        hour = timezone.now().replace(minute=0, second=0, microsecond=0)
+        cls.objects.filter(hour__lt=hour - datetime.timedelta(hours=1)).delete()
+        for number in range(1, per_hour + 1):
+            try:
+                with transaction.atomic():
+                    return cls.objects.create(client=client, hour=hour, slot=number)
+            except IntegrityError:
+                continue
+        return None

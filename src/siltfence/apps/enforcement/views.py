@@ -12,7 +12,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db import IntegrityError, transaction
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -566,16 +565,7 @@ def _client_key(request: HttpRequest) -> str:
 def _complaint_slot(request: HttpRequest) -> ComplaintSlot | None:
     """Take one of this address's complaint slots of the current clock hour, or None when
     all are taken. Shared by every worker process through the database."""
-    client = _client_key(request)[:64]
-    hour = timezone.now().replace(minute=0, second=0, microsecond=0)
-    ComplaintSlot.objects.filter(hour__lt=hour - datetime.timedelta(hours=1)).delete()
-    for number in range(1, COMPLAINTS_PER_HOUR + 1):
-        try:
-            with transaction.atomic():
-                return ComplaintSlot.objects.create(client=client, hour=hour, slot=number)
-        except IntegrityError:
-            continue
-    return None
+    return ComplaintSlot.take(_client_key(request), COMPLAINTS_PER_HOUR)
 
 
 @require_http_methods(["GET", "POST"])

@@ -15,45 +15,33 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse, reverse_lazy
-from django.utils import timezone
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_safe
 
 from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import village_ids
 from siltfence.apps.web.forms import ChoosePasswordForm, RegisterForm
+from siltfence.apps.web.sign_in_views import page_of_this_site
 
 # Registering sends an email to an address the visitor types: at most this many an hour
 # from one address, so the form cannot be used to flood someone's mailbox.
 REGISTRATIONS_PER_HOUR = 5
 REGISTRATION_SALT = "siltfence.register"
 MAX_TOKEN = 2000
+MAX_NEXT = 500
 
 
 def _safe_next(request: HttpRequest) -> str:
-    """Only a page of this site: a link to the form must not send a new user elsewhere."""
-    after = request.GET.get("next") or ""
-    if after and url_has_allowed_host_and_scheme(
-        after, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return after[:500]
-    return ""
+    """The page to open once registered: one of this site's, carried inside the link."""
+    after = str(request.GET.get("next") or "")
+    return page_of_this_site(request, after, "") if len(after) <= MAX_NEXT else ""
 
 
 def _registration_slot(request: HttpRequest) -> bool:
     from siltfence.apps.accounts.client_ip import client_ip
     from siltfence.apps.enforcement.models import ComplaintSlot
 
-    client = ("register:" + (client_ip(request) or "unknown"))[:64]
-    hour = timezone.now().replace(minute=0, second=0, microsecond=0)
-    for number in range(1, REGISTRATIONS_PER_HOUR + 1):
-        try:
-            with transaction.atomic():
-                ComplaintSlot.objects.create(client=client, hour=hour, slot=number)
-                return True
-        except IntegrityError:
-            continue
-    return False
+    client = "register:" + (client_ip(request) or "unknown")
+    return ComplaintSlot.take(client, REGISTRATIONS_PER_HOUR) is not None
 
 
 def _registration_email(request: HttpRequest, data: dict[str, str], after: str) -> None:

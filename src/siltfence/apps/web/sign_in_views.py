@@ -78,12 +78,18 @@ BACKUP_USED = (
 # --- who is signing in ------------------------------------------------------------------------
 
 
-def _safe(request: HttpRequest, url: str | None) -> str:
+def page_of_this_site(request: HttpRequest, url: str | None, default: str) -> str:
+    """``url`` where it is a page of this site, else ``default``: a link to a sign-in or
+    registration form must not send the person elsewhere afterwards."""
     if url and url_has_allowed_host_and_scheme(
         url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         return url
-    return reverse(settings.LOGIN_REDIRECT_URL)
+    return default
+
+
+def _safe(request: HttpRequest, url: str | None) -> str:
+    return page_of_this_site(request, url, reverse(settings.LOGIN_REDIRECT_URL))
 
 
 def _pending(request: HttpRequest) -> tuple[Any, dict[str, Any]] | None:
