@@ -14,10 +14,13 @@ from django.urls import reverse
 from django.utils import timezone
 from enforcement_helpers import at
 from factories import SPENCER, make_application
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from siltfence.apps.enforcement import services as enforcement
 from siltfence.apps.outbox import notices
 from siltfence.apps.outbox.models import Message, NoticePreference
+from siltfence.apps.outbox.notices import GROUPS
 from siltfence.apps.outbox.services import notice_preference_set
 from siltfence.apps.permits import services as permits
 from siltfence.apps.permits.models import Application, Party, Permit, Village
@@ -199,3 +202,34 @@ def test_the_choices_are_made_on_the_reminders_page(people):
         "applications",
         "office",
     ]
+
+
+@settings(
+    max_examples=40,
+    deadline=2000,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(chosen=st.lists(st.sampled_from(sorted(GROUPS)) | st.text(max_size=60), max_size=12))
+def test_any_choice_posted_is_kept_as_sent_or_refused_naming_the_field(people, chosen):
+    client = Client()
+    client.force_login(people.applicant_a)
+    NoticePreference.objects.all().delete()
+    answer = client.post(reverse("outbox:notices"), {"notices": chosen})
+    assert answer.status_code == 302
+    stored = NoticePreference.objects.filter(user=people.applicant_a).first()
+    read = chosen[:10]  # the form reads at most ten ticks
+    if set(read) <= set(GROUPS):
+        # Accepted: exactly the groups not ticked are off.
+        assert stored is not None and stored.off == sorted(set(GROUPS) - set(read))
+    else:
+        assert stored is None  # refused: nothing written
+
+
+@settings(
+    max_examples=30, deadline=2000, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(status=st.text(max_size=200))
+def test_any_status_asked_of_the_emails_page_is_answered(people, status):
+    client = Client()
+    client.force_login(people.staff[SPENCER])
+    assert client.get(reverse("outbox:messages"), {"status": status}).status_code == 200
