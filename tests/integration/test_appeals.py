@@ -277,7 +277,7 @@ def test_a_modified_revocation_restores_the_permit_when_the_board_says_it_lifts_
     text = "\n".join(
         decision_lines(ordinance=load(NEW_GLARUS), appeal=appeal)  # the document's words
     )
-    assert ("The permit is again in force." in text) is retracts
+    assert ("The permit is again in force" in text) is retracts
     timeline = case_timeline(order.case, at("2026-07-21")).to_json()
     assert timeline["permit"]["status"] == ("in_force" if retracts else "revoked")
 

@@ -64,13 +64,40 @@ def decision_lines(*, ordinance: Ordinance, appeal: Any) -> list[str]:
         retraction = ordinance.rules["enforcement"]["retraction"]
         if appeal.action.kind in ("stop_work_order", "revocation"):
             what = "stop-work order" if appeal.action.kind == "stop_work_order" else "revocation"
-            lines += [
-                "",
-                f"The {what} is retracted [{retraction['citation']}]."
-                + (" The permit is again in force." if what == "revocation" else ""),
-            ]
+            lines += ["", f"The {what} is retracted [{retraction['citation']}]."]
+            if what == "revocation":
+                lines.append(_restored_permit(appeal, ordinance))
     lines += ["", f"{body}, {ordinance.name}"]
     return lines
+
+
+def _restored_permit(appeal: Any, ordinance: Ordinance) -> str:
+    """What the restoration leaves of the permit's period: the last day the board set, the
+    one it keeps, or a period that ended while the permit stood revoked (decision 38)."""
+    from siltfence.apps.permits.models import Permit, PermitExtension
+
+    permit = Permit.objects.get(application_id=appeal.action.case.application_id)
+    citation = ordinance.rules["permit"]["citation"]
+    set_by_board = PermitExtension.objects.filter(permit=permit, on_appeal=appeal.number).first()
+    if set_by_board is not None:
+        return (
+            f"The permit is again in force, and the {ordinance.appeals_body['title']} extends "
+            f"its period by {set_by_board.days} days: it was valid through "
+            f"{set_by_board.expires_before:%B %-d, %Y} and is now valid through "
+            f"{set_by_board.expires_after:%B %-d, %Y} [{citation}; "
+            f"{ordinance.rules['appeals']['citation']}]."
+        )
+    from zoneinfo import ZoneInfo
+
+    decided = _when(appeal.decided_at, ordinance, time=False)
+    decided_day = timezone.localtime(appeal.decided_at, ZoneInfo(ordinance.time_zone)).date()
+    if permit.expires_on < decided_day:
+        return (
+            f"The permit's period ended on {permit.expires_on:%B %-d, %Y} [{citation}], while "
+            f"it stood revoked, and this decision ({decided}) sets no new last day: the permit "
+            "is restored but has expired, and further work needs a new permit."
+        )
+    return f"The permit is again in force through {permit.expires_on:%B %-d, %Y} [{citation}]."
 
 
 def _retracted_by(appeal: Any) -> bool:

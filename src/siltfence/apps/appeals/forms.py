@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django import forms
@@ -65,6 +66,10 @@ class DecideForm(forms.Form):
             "(the board retracts it)"
         ),
     )
+    restored_until = StrictDateField(
+        required=False,
+        label="New last day of the restored permit (YYYY-MM-DD), if the board sets one",
+    )
     public_interest = forms.CharField(
         max_length=5000,
         required=False,
@@ -84,3 +89,17 @@ class DecideForm(forms.Form):
         label="Finding: unnecessary hardship (variance)",
     )
     decided_at = StrictDateTimeField(label="Decided (date and time)")
+
+    def __init__(
+        self, *args: Any, permit_last_day: datetime.date | None = None, **kwargs: Any
+    ) -> None:
+        """``permit_last_day``: the revoked permit's last day, when the appeal is of a
+        revocation; otherwise the form has no new last day to set."""
+        super().__init__(*args, **kwargs)
+        if permit_last_day is None:
+            del self.fields["restored_until"]
+        else:
+            self.fields["restored_until"].help_text = (
+                f"The permit's period runs through {permit_last_day:%B %-d, %Y}. Leave empty "
+                "to keep it. A later day extends it, as the authority could."
+            )

@@ -59,6 +59,23 @@ NO_HEARING = "decision: the {body} decides after a hearing; none has been held (
 DECISION_CHOICE = "decision: choose one of {choices}"
 REASONS_REQUIRED = "reasons: the decision must state its reasons in writing"
 MODIFICATION_REQUIRED = "modification: say how the decision is modified"
+RESTORED_UNTIL_ONLY = (
+    "restored until: a last day is set only by a decision that restores a revoked permit (a "
+    "reversal of the revocation, or a modification that lifts it)"
+)
+RESTORED_UNTIL_PAST = (
+    "restored until: the last day ({day}) cannot come before the decision ({decided})"
+)
+RESTORED_UNTIL_NOT_LATER = (
+    "restored until: the permit already runs through {expires}; a last day set on restoring "
+    "it extends the period, so it must come after that day"
+)
+RESTORED_UNTIL_TOO_FAR = (
+    "restored until: {day} is {days} days after the permit's last day ({expires}); the "
+    "{body} decides with the {authority}'s powers, who may extend the period by up to "
+    '{maximum} days at a time ({citation}: "{text}"), so the latest is {latest}. A longer '
+    "period needs a variance"
+)
 FINDING_REQUIRED = (
     "findings: a variance is granted only with a written finding that {test} ({citation})"
 )
@@ -346,6 +363,85 @@ def _in_effect(case: EnforcementCase, action: EnforcementAction) -> bool:
     return revoked and latest is not None and latest.pk == action.pk
 
 
+def _restored_period(
+    appeal: Appeal,
+    ordinance: Ordinance,
+    *,
+    board_member: Any,
+    at: datetime.datetime,
+    until: datetime.date,
+) -> None:
+    """The board's decision restoring a revoked permit sets its last day: an extension by
+    the board at the decision's moment, after its retraction of the revocation (decision 38).
+    Call inside the case's lock, after the retraction."""
+    from siltfence.apps.documents.services import extension_letter_store, permit_document_store
+    from siltfence.apps.permits.clocks import permit_expiry
+    from siltfence.apps.permits.models import Permit, PermitExtension, TimelineEvent
+
+    permit = Permit.objects.select_for_update().get(
+        application_id=appeal.action.case.application_id
+    )
+    decided = timezone.localtime(at, _zone(ordinance.time_zone)).date()
+    if until < decided:
+        raise ActionRefused(
+            RESTORED_UNTIL_PAST.format(day=until.isoformat(), decided=decided.isoformat()),
+            field="restored_until",
+        )
+    before = permit.expires_on
+    if until <= before:
+        raise ActionRefused(
+            RESTORED_UNTIL_NOT_LATER.format(expires=before.isoformat()), field="restored_until"
+        )
+    days = (until - before).days
+    cap = ordinance.parameter(ordinance.rules["permit"]["extension_max"], decided)
+    maximum = int(float(cap.value)) if cap.value is not None else None
+    if maximum is not None and days > maximum:
+        raise ActionRefused(
+            RESTORED_UNTIL_TOO_FAR.format(
+                day=until.isoformat(),
+                days=days,
+                expires=before.isoformat(),
+                body=ordinance.appeals_body["title"],
+                authority=ordinance.authority_title,
+                maximum=maximum,
+                citation=cap.citation,
+                text=cap.text,
+                latest=(before + datetime.timedelta(days=maximum)).isoformat(),
+            ),
+            field="restored_until",
+        )
+    TimelineEvent.objects.create(
+        application_id=permit.application_id,
+        type="permit_extended",
+        at=at,
+        fields={"days": days, "by": "appeals_board"},
+    )
+    permit.expires_on = permit_expiry(permit.application)
+    permit.save(update_fields=["expires_on"])
+    extension = PermitExtension.objects.create(
+        permit=permit,
+        days=days,
+        granted_on=decided,
+        granted_by=board_member,
+        on_appeal=appeal.number,
+        expires_before=before,
+        expires_after=permit.expires_on,
+    )
+    event_record(
+        actor=board_member,
+        entity="permit",
+        entity_id=permit.pk,
+        action="permit_extend",
+        village=permit.village_id,
+        reason=f"on appeal {appeal.number}",
+        citation=ordinance.rules["appeals"]["citation"],
+        before={"expires_on": before},
+        after={"expires_on": permit.expires_on, "days": days, "appeal": appeal.number},
+    )
+    extension_letter_store(extension=extension)
+    permit_document_store(permit=permit)
+
+
 def appeal_decide(
     *,
     appeal: Appeal,
@@ -356,12 +452,18 @@ def appeal_decide(
     modification: str = "",
     findings: dict[str, str] | None = None,
     retracts: bool = False,
+    restored_until: datetime.date | None = None,
 ) -> Appeal:
     """The board's decision after the hearing: affirm, reverse or modify (an appeal), grant
     or deny (a variance). A reversed stop-work order is retracted and a reversed revocation
     restores the permit, as ``order_retracted`` by the appeals board on the timeline; so is
     a modified one when the modification lifts it (``retracts``: "revocation reversed,
-    permit restored"). The record changes at once, with the decision cited."""
+    permit restored"). The record changes at once, with the decision cited.
+
+    A decision restoring a revoked permit may set its period (``restored_until``, its new
+    last day): an extension by the board, which decides with the authority's powers
+    (§ 413-11A, § 135-12A(3)), up to the authority's limit on one extension, and given even
+    where the period ended while the permit stood revoked (decision 38)."""
     ordinance = _ordinance(appeal.village_id)
     _require_board(board_member, appeal, ordinance)
     rule = ordinance.rules["appeals"]
@@ -379,6 +481,11 @@ def appeal_decide(
         raise ActionRefused(MODIFICATION_REQUIRED, field="modification")
     if retracts and decision != Decision.MODIFY:
         raise ActionRefused(RETRACTS_ONLY_ON_MODIFY, field="retracts")
+    lifts = decision == Decision.REVERSE or (decision == Decision.MODIFY and retracts)
+    if restored_until is not None and not (
+        lifts and appeal.action is not None and appeal.action.kind == "revocation"
+    ):
+        raise ActionRefused(RESTORED_UNTIL_ONLY, field="restored_until")
     written: dict[str, str] = {}
     if decision == Decision.GRANT:
         for test, words in VARIANCE_TESTS.items():
@@ -416,7 +523,7 @@ def appeal_decide(
         locked.decided_at = at
         locked.decided_by = board_member
         locked.save()
-        lifts = decision == Decision.REVERSE or (decision == Decision.MODIFY and retracts)
+        restored = False
         if lifts and locked.action is not None and locked_case is not None:
             order = {"stop_work_order": "stop_work_order", "revocation": "revocation"}.get(
                 locked.action.kind
@@ -434,6 +541,14 @@ def appeal_decide(
                     )[:2000],
                     appeal=locked,
                 )
+                restored = order == "revocation"
+        if restored_until is not None:
+            if not restored:
+                # The revocation was no longer the one in effect: nothing is restored.
+                raise ActionRefused(RESTORED_UNTIL_ONLY, field="restored_until")
+            _restored_period(
+                locked, ordinance, board_member=board_member, at=at, until=restored_until
+            )
         _audit(
             locked,
             actor=board_member,

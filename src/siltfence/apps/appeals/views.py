@@ -3,6 +3,7 @@ decision appealed rests on, the hearing and the board's decision."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django.contrib import messages
@@ -44,7 +45,7 @@ def _decision_target(request: HttpRequest) -> tuple[Any, Any, Village | None]:
     source = request.POST if request.method == "POST" else request.GET
     action_id = str(source.get("action", ""))
     application_id = str(source.get("application", ""))
-    if action_id.isdigit():
+    if action_id.isdecimal():
         action = get_object_or_404(
             EnforcementAction.objects.filter(
                 case__in=cases_visible_to(request.user)
@@ -52,7 +53,7 @@ def _decision_target(request: HttpRequest) -> tuple[Any, Any, Village | None]:
             pk=int(action_id),
         )
         return action, None, action.case.village
-    if application_id.isdigit():
+    if application_id.isdecimal():
         application = get_object_or_404(
             applications_visible_to(request.user), pk=int(application_id)
         )
@@ -118,6 +119,20 @@ def appeal_new(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _revoked_permit_last_day(appeal: Any) -> datetime.date | None:
+    """The permit's last day when the appeal is of its revocation, which the board's decision
+    may restore and extend; None otherwise."""
+    from siltfence.apps.permits.models import Permit
+
+    if appeal.action is None or appeal.action.kind != "revocation":
+        return None
+    return (
+        Permit.objects.filter(application_id=appeal.action.case.application_id)
+        .values_list("expires_on", flat=True)
+        .first()
+    )
+
+
 @login_required
 @require_GET
 def appeal_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -139,7 +154,8 @@ def appeal_detail(request: HttpRequest, pk: int) -> HttpResponse:
             or is_staff_of(request.user, appeal),
             "hearing_form": af.HearingForm(),
             "decide_form": af.DecideForm(
-                initial={"decided_at": timezone.localtime().strftime("%Y-%m-%dT%H:%M")}
+                initial={"decided_at": timezone.localtime().strftime("%Y-%m-%dT%H:%M")},
+                permit_last_day=_revoked_permit_last_day(appeal),
             ),
             "tests": a.VARIANCE_TESTS,
         },
@@ -179,7 +195,7 @@ def appeal_decide(request: HttpRequest, pk: int) -> HttpResponse:
     appeal = get_object_or_404(appeals_visible_to(request.user), pk=pk)
     if not is_board_member_of(request.user, appeal):
         raise PermissionDenied("Only the appeals board decides appeals.")
-    form = af.DecideForm(request.POST)
+    form = af.DecideForm(request.POST, permit_last_day=_revoked_permit_last_day(appeal))
     if not form.is_valid():
         messages.error(request, first_error(form))
         return redirect("appeals:detail", pk=pk)
@@ -194,9 +210,10 @@ def appeal_decide(request: HttpRequest, pk: int) -> HttpResponse:
             modification=data["modification"],
             findings={t: data[t] for t in a.VARIANCE_TESTS},
             retracts=data["retracts"],
+            restored_until=data.get("restored_until"),
         )
     except SiltfenceError as exc:
-        messages.error(request, said(exc))
+        messages.error(request, said(exc, form))
     else:
         messages.success(request, "Decision recorded. The decision document was generated.")
     return redirect("appeals:detail", pk=pk)

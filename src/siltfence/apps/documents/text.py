@@ -133,12 +133,22 @@ def extension_lines(*, ordinance: Ordinance, extension: Any) -> list[str]:
     permit = extension.permit
     citation = ordinance.rules["permit"]["citation"]
     lines = _letter_head(ordinance, f"EXTENSION OF PERMIT No. {permit.number}", permit.application)
+    signed, cited = ordinance.authority_title, citation
+    who = f"The {signed} extends this permit"
+    if extension.on_appeal:
+        # The board's decision restoring a revoked permit set its period (decision 38).
+        signed = ordinance.appeals_body["title"]
+        who = (
+            f"The {signed}, deciding appeal {extension.on_appeal}, restores this permit and "
+            "extends it"
+        )
+        cited = f"{citation}; {ordinance.rules['appeals']['citation']}"
     lines += [
         f"Extended: {extension.granted_on:%B %-d, %Y}",
         "",
-        f"The {ordinance.authority_title} extends this permit by {extension.days} days "
-        f"[{citation}]. It was valid through {extension.expires_before:%B %-d, %Y}; it is now "
-        f"valid through {extension.expires_after:%B %-d, %Y}.",
+        f"{who} by {extension.days} days [{cited}]. It was valid through "
+        f"{extension.expires_before:%B %-d, %Y}; it is now valid through "
+        f"{extension.expires_after:%B %-d, %Y}.",
     ]
     if extension.added_measures:
         lines += [
@@ -151,7 +161,7 @@ def extension_lines(*, ordinance: Ordinance, extension: Any) -> list[str]:
         "A permit document showing the new last day is issued with this letter; it replaces "
         "the earlier one.",
         "",
-        f"{ordinance.authority_title}, {ordinance.name}",
+        f"{signed}, {ordinance.name}",
     ]
     return lines
 

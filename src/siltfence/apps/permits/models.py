@@ -300,6 +300,9 @@ class PermitExtension(models.Model):
     )
     expires_before = models.DateField()
     expires_after = models.DateField()
+    # The appeal whose decision restored the revoked permit and set its period (decision
+    # 38); empty for an extension by the authority.
+    on_appeal = models.CharField(max_length=40, blank=True)
 
     class Meta:
         ordering = ["granted_on", "id"]

@@ -123,7 +123,13 @@ def permit_term(ctx: Context) -> Permit | None:
     extensions = []
     for extension in ctx.after(issue, "permit_extended"):
         days = int(extension.fields["days"])
-        refused = extension_refused(expires, extension.day, citation)
+        by = extension.fields.get("by", "authority")
+        # The appeals board restoring a revoked permit may set its period even where it ended
+        # while the permit stood revoked: it decides with the authority's powers, as ought to
+        # be done (§ 413-11A, § 135-12A(3); decision 38). The authority may not (below).
+        refused = (
+            None if by == "appeals_board" else extension_refused(expires, extension.day, citation)
+        )
         if refused is not None:
             raise EventError(f"events[{extension.index}].at", refused)
         counted = ctx.rule.plain_days_after(expires, days, why)
@@ -135,9 +141,12 @@ def permit_term(ctx: Context) -> Permit | None:
                 expires,
                 counted.moved,
                 tuple(extension.fields.get("added_measures", ())),
+                by,
             )
         )
         because += f"; extended {days} days on {extension.day.isoformat()}"
+        if by == "appeals_board":
+            because += f" by the {ctx.ordinance.appeals_body['title']}, restoring the permit"
     cap = ctx.ordinance.parameter(rules["extension_max"], issue.day).value
     if isinstance(cap, float) and sum(e.days for e in extensions) > cap:
         # More than 180 days in all: allowed on the reading taken, not on the other one.

@@ -181,6 +181,26 @@ def _check_extensions(ordinance: Ordinance, events: list[Any]) -> None:
                 "a permit_extended event needs an earlier permit_issued; there is no permit "
                 "to extend",
             )
+        if event.fields.get("by") == "appeals_board" and not _board_restores(events, event):
+            raise EventError(
+                f"{where}.by",
+                f"the {ordinance.appeals_body['title']} sets a permit's period only in the "
+                "decision that restores it: an order_retracted of the revocation by the "
+                "appeals board at the same moment comes before this extension",
+            )
+
+
+def _board_restores(events: list[Any], extension: Any) -> bool:
+    """Whether the appeals board's retraction of the revocation, at the extension's moment,
+    comes before it: the decision that restores the permit and sets its period."""
+    return any(
+        e.type == "order_retracted"
+        and e.fields["order"] == "revocation"
+        and e.fields["by"] == "appeals_board"
+        and e.at == extension.at
+        and e.index < extension.index
+        for e in events
+    )
 
 
 def _check_retractions(ordinance: Ordinance, events: list[Any]) -> None:

@@ -144,6 +144,9 @@ EVENT_TYPES: Mapping[str, Mapping[str, FieldSpec]] = {
     "permit_extended": {
         "days": FieldSpec(_whole_days),
         "added_measures": FieldSpec(_texts, OPT),
+        # Who extended: the authority (the default), or the appeals board when its decision
+        # restores a revoked permit and sets its period (decision 38).
+        "by": FieldSpec(_retracted_by, OPT),
     },
     "work_planned": {"start": FieldSpec(_moment)},
     "work_started": {},

@@ -111,6 +111,7 @@ class Extension:
     expires: datetime.date
     moved: str | None
     added_measures: tuple[str, ...] = ()
+    by: str = "authority"
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -118,6 +119,8 @@ class Extension:
             "days": self.days,
             "expires": self.expires.isoformat(),
         }
+        if self.by != "authority":
+            data["by"] = self.by
         if self.moved:
             data["moved"] = self.moved
         if self.added_measures:
