@@ -226,7 +226,7 @@ def outlook(
 
 def _years(text: str) -> range:
     first, _, last = text.partition("-")
-    if not (first.isdigit() and last.isdigit() and len(first) == 4 and len(last) == 4):
+    if not (first.isdecimal() and last.isdecimal() and len(first) == 4 and len(last) == 4):
         raise SiltfenceError(
             f"years: expected FIRST-LAST like 1991-2020, got {text[:20]!r}", field="years"
         )

@@ -60,7 +60,7 @@ def feed_new(request: HttpRequest) -> HttpResponse:
     permit = None
     raw = request.POST.get("permit", "")
     if raw:
-        if not raw.isdigit():
+        if not raw.isdecimal():
             raise Http404
         permit = get_object_or_404(permits_visible_to(request.user), pk=int(raw))
     calendar_feed_create(user=request.user, permit=permit)

@@ -106,7 +106,7 @@ def _met_by_entry(permit: Any, saved: str, zone: str) -> list[dict[str, Any]]:
     from siltfence.apps.permits.clocks import application_timeline
     from siltfence.apps.web.wording import duty_words
 
-    if not saved.isdigit():
+    if not saved.isdecimal():
         return []
     entry = permit.log.filter(pk=int(saved)).first()
     if entry is None or entry.timeline_event_id is None:

@@ -101,7 +101,7 @@ def too_large(request: HttpRequest, size: int | None = None) -> HttpResponse:
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if isinstance(exception, RequestDataTooBig):
         length = request.META.get("CONTENT_LENGTH") or ""
-        return too_large(request, int(length) if length.isdigit() else None)
+        return too_large(request, int(length) if length.isdecimal() else None)
     if _is_api(request):
         return _api(400, API_DETAIL[400], "(body)")
     return _page(None, "400.html", 400)

@@ -23,6 +23,6 @@ class RequestSizeLimitMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         length = request.META.get("CONTENT_LENGTH") or ""
-        if length.isdigit() and int(length) > request_limit():
+        if length.isdecimal() and int(length) > request_limit():
             return too_large(request, int(length))
         return self.get_response(request)

@@ -191,7 +191,7 @@ def _refused(request: HttpRequest, exc: SiltfenceError) -> None:
 
 
 def _ticked(request: HttpRequest) -> list[int]:
-    return [int(v) for v in request.POST.getlist("items") if v.isdigit()]
+    return [int(v) for v in request.POST.getlist("items") if v.isdecimal()]
 
 
 @login_required

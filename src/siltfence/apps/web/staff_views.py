@@ -485,7 +485,7 @@ def _staff_permit(request: HttpRequest, pk: int) -> Any:
 def permit_extend(request: HttpRequest, pk: int) -> HttpResponse:
     permit = _staff_permit(request, pk)
     form = ExtendForm(request.POST)
-    days = int(form.data.get("days") or 0) if str(form.data.get("days", "")).isdigit() else 0
+    days = int(form.data.get("days") or 0) if str(form.data.get("days", "")).isdecimal() else 0
     _done(
         request,
         lambda: services.permit_extend(
@@ -505,7 +505,7 @@ def permit_extend(request: HttpRequest, pk: int) -> HttpResponse:
 def permit_close(request: HttpRequest, pk: int) -> HttpResponse:
     permit = _staff_permit(request, pk)
     raw = str(request.POST.get("cover_percent", "")).strip()
-    cover = None if raw == "" else int(raw) if raw.isdigit() and len(raw) <= 3 else -1
+    cover = None if raw == "" else int(raw) if raw.isdecimal() and len(raw) <= 3 else -1
     measures = str(request.POST.get("equivalent_measures", ""))
     if not _confirmed(request, "close the permit", "A closed permit cannot be reopened."):
         return redirect("web:permit", pk=pk)
