@@ -271,6 +271,103 @@ MUTATIONS = (
         "MOST_IN_A_DAY = 100_000",
         ("tests/unit/rain/test_rain_bounds.py",),
     ),
+    Mutation(
+        "an audit event's 'after' may be edited without breaking the chain",
+        "src/siltfence/apps/audit/chain.py",
+        '        "before": event.before,\n        "after": event.after,\n',
+        '        "before": event.before,\n',
+        ("tests/integration/test_catch_audit_chain_columns.py",),
+    ),
+    Mutation(
+        "the public register publishes referrals, notices and invoices (decision 30)",
+        "src/siltfence/apps/enforcement/register.py",
+        'EnforcementAction.objects.filter(public=True, kind__in=PUBLIC_KINDS).order_by("at", "id")',
+        'EnforcementAction.objects.filter(public=True).order_by("at", "id")',
+        ("tests/integration/test_catch_register_kinds.py",),
+    ),
+    Mutation(
+        "a referral to the attorney lists reports that were dismissed or never reviewed",
+        "src/siltfence/apps/enforcement/documents.py",
+        'for violation in case.violations.filter(status="found"):',
+        "for violation in case.violations.all():",
+        ("tests/integration/test_catch_document_addressees.py",),
+    ),
+    Mutation(
+        "the permit and the disapproval are addressed to the plan's engineer",
+        "src/siltfence/apps/documents/text.py",
+        "    party = application.parties.filter(\n"
+        '        role__in=["landowner", "responsible_party", "land_user"]\n'
+        "    ).first()\n",
+        "    party = application.parties.first()\n",
+        ("tests/integration/test_catch_document_addressees.py",),
+    ),
+    Mutation(
+        "anyone signed in may add a document to another person's application",
+        "src/siltfence/apps/permits/services.py",
+        "    if not (is_applicant_of(user, application) or is_staff_of(user, application)):\n"
+        '        raise ActionRefused(errors.NOT_YOURS, field="application")\n'
+        "    checked = checked_upload(",
+        "    checked = checked_upload(",
+        ("tests/integration/test_catch_service_permissions.py",),
+    ),
+    Mutation(
+        "anyone signed in may ask to amend another person's plan (§ 413-8E(3)(c), § 135-8B)",
+        "src/siltfence/apps/permits/services.py",
+        "    if not (is_applicant_of(user, permit.application) or is_staff_of(user, permit)):\n"
+        '        raise ActionRefused(errors.NOT_YOURS, field="application")\n'
+        "    triggers = amendment_triggers(",
+        "    triggers = amendment_triggers(",
+        ("tests/integration/test_catch_service_permissions.py",),
+    ),
+    Mutation(
+        "data: Spencer's basin must be 2% of its drainage area, not 1% (§ 413-7B(5)(c)[2])",
+        "ordinances/spencer-wi/parameters.yaml",
+        "      value: 1\n      citation: § 413-7B(5)(c)[2]\n",
+        "      value: 2\n      citation: § 413-7B(5)(c)[2]\n",
+        ("tests/unit/test_catch_spencer_basin_from_ordinance.py",),
+    ),
+    Mutation(
+        "a rain file's 0.75 in (19.05 mm) is read as 19.0 mm, half to even, not NOAA's 19.1",
+        "src/siltfence/core/rain/readings.py",
+        "return int((amount * factor).quantize(Decimal(1), rounding=ROUND_HALF_UP))",
+        'return int((amount * factor).quantize(Decimal(1), rounding="ROUND_HALF_EVEN"))',
+        ("tests/unit/test_catch_rain_ties.py",),
+    ),
+    Mutation(
+        "a rain of 0.75 in on a permit's record is taken as 19.0 mm, half to even",
+        "src/siltfence/core/timeline/rain.py",
+        "return (Decimal(repr(inches)) * MM_PER_INCH).quantize(TENTH, rounding=ROUND_HALF_UP)",
+        'return (Decimal(repr(inches)) * MM_PER_INCH).quantize(TENTH, rounding="ROUND_HALF_EVEN")',
+        ("tests/unit/test_catch_rain_ties.py",),
+    ),
+    Mutation(
+        "a rain of exactly 0.5 inch (12.7 mm) is not 'a rain of 0.5 inch or more'",
+        "src/siltfence/core/timeline/rain.py",
+        "return self.mm >= to_tenths_mm(threshold_inches)",
+        "return self.mm > to_tenths_mm(threshold_inches)",
+        ("tests/unit/test_catch_rain_ties.py",),
+    ),
+    Mutation(
+        "the authority extends a period that ended, as the board may on restoring (decision 38)",
+        "src/siltfence/core/timeline/clocks.py",
+        'None if by == "appeals_board" else extension_refused(expires',
+        "None if True else extension_refused(expires",
+        ("tests/integration/test_restored_permit_period.py",),
+    ),
+    Mutation(
+        "the board sets a restored permit's last day more than 180 days on (§ 413-8E(1))",
+        "src/siltfence/apps/appeals/services.py",
+        "if maximum is not None and days > maximum:",
+        "if maximum is not None and days > maximum + 1:",
+        ("tests/integration/test_restored_permit_period.py",),
+    ),
+    Mutation(
+        "a restored permit's last day may come before the decision",
+        "src/siltfence/apps/appeals/services.py",
+        "if until < decided:",
+        "if until < decided - datetime.timedelta(days=1):",
+        ("tests/integration/test_restored_permit_period.py",),
+    ),
 )
 
 
