@@ -16,8 +16,9 @@ PORT ?= 8000
 # generated secret key live (git-ignored).
 DATA ?= var
 # `make run`: production settings, over plain http on this computer only. The secret key is
-# made once and kept in $(DATA)/secret-key.
-RUN_ENV = SILTFENCE_ENV=production SILTFENCE_LOCAL_HTTP=true \
+# made once and kept in $(DATA)/secret-key. The demo has no mail server: it says so on purpose
+# (SILTFENCE_EMAIL=console, logged as a warning at each start) and its emails are printed.
+RUN_ENV = SILTFENCE_ENV=production SILTFENCE_LOCAL_HTTP=true SILTFENCE_EMAIL=console \
   SILTFENCE_DATA_DIR=$(abspath $(DATA)) ALLOWED_HOSTS=127.0.0.1,localhost,[::1] \
   SECRET_KEY="$$(cat $(DATA)/secret-key)" SILTFENCE_URL=http://$(HOST):$(PORT)/ \
   SILTFENCE_AUDIT_KEY="$$(cat $(DATA)/audit-key)" \

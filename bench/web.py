@@ -134,6 +134,7 @@ def _environment(url: str, port: int) -> dict[str, str]:
         {
             "SILTFENCE_ENV": "production",
             "SILTFENCE_LOCAL_HTTP": "true",
+            "SILTFENCE_EMAIL": "console",  # no mail server here, said on purpose
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "SECRET_KEY": _secret(DATA / "secret-key"),
             "SILTFENCE_AUDIT_KEY": _secret(DATA / "audit-key"),

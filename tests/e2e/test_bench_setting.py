@@ -24,6 +24,8 @@ def _check(tmp_path, **env: str) -> subprocess.CompletedProcess[str]:
         "SILTFENCE_ENV": "production",
         "SECRET_KEY": secrets.token_urlsafe(50),
         "SILTFENCE_SECOND_FACTOR_KEY": secrets.token_urlsafe(48),
+        "SILTFENCE_AUDIT_KEY": secrets.token_urlsafe(48),
+        "EMAIL_HOST": "smtp.example.org",
         "SILTFENCE_DATA_DIR": str(tmp_path),
         "SILTFENCE_BENCH": "1",
     }

@@ -80,6 +80,8 @@ def _production_env(data_dir: Path) -> dict[str, str]:
         "SILTFENCE_ENV": "production",
         "SECRET_KEY": secrets.token_urlsafe(50),
         "SILTFENCE_SECOND_FACTOR_KEY": secrets.token_urlsafe(48),
+        "SILTFENCE_AUDIT_KEY": secrets.token_urlsafe(48),
+        "EMAIL_HOST": "smtp.example.org",  # named, never reached: no page here sends mail
         "ALLOWED_HOSTS": HOST,
         "SILTFENCE_DATA_DIR": str(data_dir),
         "PYTHONPATH": os.pathsep.join([str(TESTS), env.get("PYTHONPATH", "")]),
@@ -218,6 +220,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
     log = data / "make-run.log"
     port = _free_port()
     leave_out = ("DATABASE_URL", "DJANGO_ALLOW_ASYNC_UNSAFE", "SILTFENCE_ENV", "SECRET_KEY")
+    leave_out += ("EMAIL_HOST", "SILTFENCE_EMAIL")  # make run's demo prints its emails
     env = {k: v for k, v in os.environ.items() if k not in leave_out}
     with log.open("wb") as out:
         server = subprocess.Popen(

@@ -15,7 +15,8 @@ pytestmark = pytest.mark.no_suite_database
 
 def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     # The browser tests set DJANGO_ALLOW_ASYNC_UNSAFE in this process; a deployment would not.
-    unset = ("SECRET_KEY", "ALLOWED_HOSTS", "DJANGO_ALLOW_ASYNC_UNSAFE")
+    unset = ("SECRET_KEY", "ALLOWED_HOSTS", "DJANGO_ALLOW_ASYNC_UNSAFE", "EMAIL_HOST")
+    unset += ("SILTFENCE_EMAIL", "SILTFENCE_AUDIT_KEY")
     clean = {k: v for k, v in os.environ.items() if k not in unset}
     return subprocess.run(
         [sys.executable, "-m", "siltfence.manage", *args],
@@ -78,13 +79,15 @@ def test_production_settings_pass_the_deploy_check_with_no_warning_at_all(tmp_pa
 
 
 def test_the_deploy_check_warns_when_the_audit_checkpoints_cannot_be_signed(tmp_path):
-    without_key = {k: v for k, v in PRODUCTION.items() if k != "SILTFENCE_AUDIT_KEY"}
+    # Production no longer starts without the key at all (tests/unit/test_settings_fail_safe.py);
+    # local settings do, and the deploy check still names what is missing there.
     run = manage(
         "check",
         "--deploy",
         "--fail-level",
         "WARNING",
-        **without_key,
+        SILTFENCE_ENV="local",
+        SILTFENCE_AUDIT_KEY="",
         SILTFENCE_DATA_DIR=str(tmp_path),
     )
     assert run.returncode != 0
@@ -92,7 +95,11 @@ def test_the_deploy_check_warns_when_the_audit_checkpoints_cannot_be_signed(tmp_
     assert "SILTFENCE_AUDIT_KEY is not set" in run.stderr
 
 
-def test_the_deploy_check_wants_a_real_mail_server_in_production(tmp_path):
+def test_the_deploy_check_wants_a_real_mail_server_even_when_printing_is_said_on_purpose(
+    tmp_path,
+):
+    # Without a mail server production starts only with SILTFENCE_EMAIL=console (make run's
+    # demo), and the deploy check still fails it: printed emails are not a deployment.
     without_mail = {k: v for k, v in PRODUCTION.items() if k != "EMAIL_HOST"}
     run = manage(
         "check",
@@ -100,10 +107,12 @@ def test_the_deploy_check_wants_a_real_mail_server_in_production(tmp_path):
         "--fail-level",
         "WARNING",
         **without_mail,
+        SILTFENCE_EMAIL="console",
         SILTFENCE_DATA_DIR=str(tmp_path),
     )
     assert run.returncode != 0
     assert "mail.E001" in run.stderr
+    assert "siltfence: SILTFENCE_EMAIL=console" in run.stderr
 
 
 def test_the_content_security_policy_allows_no_inline_or_evaluated_script():

@@ -220,6 +220,8 @@ def _check(tmp_path: Any, **env: str) -> subprocess.CompletedProcess[str]:
         "SILTFENCE_ENV": "production",
         "SECRET_KEY": secrets.token_urlsafe(50),
         "ALLOWED_HOSTS": "permits.example.org",
+        "SILTFENCE_AUDIT_KEY": secrets.token_urlsafe(48),
+        "EMAIL_HOST": "smtp.example.org",
         "SILTFENCE_DATA_DIR": str(tmp_path),
     }
     return subprocess.run(

@@ -1,8 +1,9 @@
 """The one module that reads the environment.
 
 Local use needs nothing set: SQLite in ./var, a development secret, debug on. With
-SILTFENCE_ENV=production it refuses to start unless SECRET_KEY and ALLOWED_HOSTS are
-set, and turns on the secure cookie and HTTPS settings that `check --deploy` asks for.
+SILTFENCE_ENV=production it refuses to start unless SECRET_KEY, ALLOWED_HOSTS,
+SILTFENCE_SECOND_FACTOR_KEY, SILTFENCE_AUDIT_KEY and a mail server are set, and turns on the
+secure cookie and HTTPS settings that `check --deploy` asks for.
 
 - DATABASE_URL: postgres://user@host:5432/name for PostgreSQL (default: SQLite file)
 - SECRET_KEY, ALLOWED_HOSTS (comma-separated), SILTFENCE_ENV (local | production)
@@ -25,8 +26,14 @@ set, and turns on the secure cookie and HTTPS settings that `check --deploy` ask
 - SILTFENCE_DEFAULT_JURISDICTION: the village the home page opens on, an ordinance folder's
   id (default: the first folder; `make run` opens on spencer-wi)
 - EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS,
-  DEFAULT_FROM_EMAIL: the SMTP server for password reset emails (default: printed on the
-  console)
+  DEFAULT_FROM_EMAIL: the SMTP server for password resets, reminders and audit checkpoints;
+  required in production unless SILTFENCE_EMAIL=console
+- SILTFENCE_EMAIL (smtp | console): console prints emails instead of sending them; the
+  default locally without EMAIL_HOST, said on purpose in production (`make run`) and then
+  logged as a warning at every start
+
+SILTFENCE_ENV must be one of its two names; in production a missing SILTFENCE_AUDIT_KEY or
+mail server stops start-up too, with one line naming the variable.
 """
 
 from __future__ import annotations
@@ -38,7 +45,16 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
+# SILTFENCE_ENV names one of two set-ups, exactly. Any other value (a capital, "prod", an
+# empty value set on purpose) is a slip for one of them; taking it for local would serve
+# with debug on and the published development key, so it is refused.
+ENVIRONMENTS = ("local", "production")
 ENV = os.environ.get("SILTFENCE_ENV", "local")
+if ENV not in ENVIRONMENTS:
+    raise ImproperlyConfigured(
+        f"SILTFENCE_ENV must be {' or '.join(ENVIRONMENTS)} (in lower case, nothing around it), "
+        f"not {ENV[:40]!r}; leave it unset for local; refusing to start"
+    )
 PRODUCTION = ENV == "production"
 DATA_DIR = Path(os.environ.get("SILTFENCE_DATA_DIR", Path.cwd() / "var"))
 
@@ -266,7 +282,20 @@ SESSION_COOKIE_AGE = 60 * 60 * 8
 
 # The audit record's anchor (docs/deploy.md): checkpoints of the chain head, signed with a key
 # that is not in the database, appended to a file and emailed to the clerk.
+# In production it is required: without it a rewritten audit history goes unnoticed.
 SILTFENCE_AUDIT_KEY = os.environ.get("SILTFENCE_AUDIT_KEY", "")
+if PRODUCTION and not SILTFENCE_AUDIT_KEY.strip():
+    raise ImproperlyConfigured(
+        "SILTFENCE_AUDIT_KEY must be set when SILTFENCE_ENV=production (it signs the audit "
+        "checkpoints and is never in the database; make one with python3 -c 'import secrets; "
+        "print(secrets.token_urlsafe(48))'; `make run` keeps it in var/audit-key); "
+        "refusing to start"
+    )
+if PRODUCTION and len(SILTFENCE_AUDIT_KEY) < 32:  # audit.anchor.KEY_MIN_LENGTH
+    raise ImproperlyConfigured(
+        "SILTFENCE_AUDIT_KEY is too short: use at least 32 characters "
+        "(python3 -c 'import secrets; print(secrets.token_urlsafe(48))'); refusing to start"
+    )
 SILTFENCE_AUDIT_CHECKPOINTS = Path(
     os.environ.get("SILTFENCE_AUDIT_CHECKPOINTS", DATA_DIR / "audit-checkpoints.jsonl")
 )
@@ -287,14 +316,41 @@ if SILTFENCE_BENCH and PRODUCTION and not LOCAL_HTTP:
         "refusing to start"
     )
 
-# Email (password reset links). With EMAIL_HOST unset, emails are printed to the console,
-# as the demo does; set EMAIL_HOST (and EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
-# EMAIL_USE_TLS, DEFAULT_FROM_EMAIL) to send them through an SMTP server.
+# Email (password resets, reminders, audit checkpoints). SILTFENCE_EMAIL says how they go:
+# "smtp", through the server EMAIL_HOST (with EMAIL_PORT, EMAIL_HOST_USER,
+# EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, DEFAULT_FROM_EMAIL), or "console", printed on standard
+# output and never sent. Unset, it is smtp when EMAIL_HOST is set; otherwise console locally,
+# and in production a refusal to start: a server that prints its emails must say so on
+# purpose (SILTFENCE_EMAIL=console, as `make run`'s demo does), and it is then logged as a
+# warning at every start (apps.outbox).
+EMAIL_CHOICES = ("smtp", "console")
+_email_host = os.environ.get("EMAIL_HOST", "").strip()
+SILTFENCE_EMAIL = os.environ.get("SILTFENCE_EMAIL")
+if SILTFENCE_EMAIL is None:
+    SILTFENCE_EMAIL = "smtp" if _email_host or PRODUCTION else "console"
+if SILTFENCE_EMAIL not in EMAIL_CHOICES:
+    raise ImproperlyConfigured(
+        f"SILTFENCE_EMAIL must be {' or '.join(EMAIL_CHOICES)}, not {SILTFENCE_EMAIL[:40]!r}; "
+        "refusing to start"
+    )
+if SILTFENCE_EMAIL == "smtp" and not _email_host:
+    raise ImproperlyConfigured(
+        "EMAIL_HOST must be set when SILTFENCE_ENV=production (the mail server for password "
+        "resets, reminders and audit checkpoints); to print emails on the console instead, "
+        "on purpose, set SILTFENCE_EMAIL=console; refusing to start"
+        if PRODUCTION
+        else "EMAIL_HOST must be set when SILTFENCE_EMAIL=smtp; refusing to start"
+    )
+if SILTFENCE_EMAIL == "console" and _email_host:
+    raise ImproperlyConfigured(
+        "SILTFENCE_EMAIL=console prints emails, but EMAIL_HOST is set too and would never be "
+        "used; unset one of them; refusing to start"
+    )
 MAILERS = {
     "default": {
         "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
         "OPTIONS": {
-            "host": os.environ["EMAIL_HOST"],
+            "host": _email_host,
             "port": int(os.environ.get("EMAIL_PORT", "587")),
             "username": os.environ.get("EMAIL_HOST_USER", ""),
             "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
@@ -305,7 +361,7 @@ MAILERS = {
             "timeout": 20,
         },
     }
-    if os.environ.get("EMAIL_HOST")
+    if SILTFENCE_EMAIL == "smtp"
     else {"BACKEND": "django.core.mail.backends.console.EmailBackend"}
 }
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "siltfence <noreply@localhost>")

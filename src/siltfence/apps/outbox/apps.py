@@ -1,4 +1,14 @@
+import logging
+
 from django.apps import AppConfig
+
+# Said at every start of a production process whose emails are printed, not sent
+# (SILTFENCE_EMAIL=console, as `make run`'s demo sets it): on purpose, but never silent.
+CONSOLE_EMAIL_WARNING = (
+    "siltfence: SILTFENCE_EMAIL=console: emails (password resets, reminders, audit "
+    "checkpoints) are printed on the console, not sent; for a real server set EMAIL_HOST "
+    "and unset SILTFENCE_EMAIL"
+)
 
 
 class OutboxConfig(AppConfig):
@@ -7,9 +17,12 @@ class OutboxConfig(AppConfig):
     verbose_name = "Messages sent by email"
 
     def ready(self) -> None:
+        from django.conf import settings
         from django.db.models.signals import post_save
 
         from siltfence.apps.audit.models import AuditEvent
         from siltfence.apps.outbox.notices import on_audit_event
 
         post_save.connect(on_audit_event, sender=AuditEvent, dispatch_uid="outbox-notices")
+        if getattr(settings, "PRODUCTION", False) and settings.SILTFENCE_EMAIL == "console":
+            logging.getLogger("siltfence.outbox").warning(CONSOLE_EMAIL_WARNING)
