@@ -202,3 +202,52 @@ def test_a_closed_permit_and_a_person_who_turned_off_reminders_are_not_told(endi
     )
     remind(as_of=local(2026, 10, 3, 8))
     assert _expiry_mail(people) == []
+
+
+def _expired_mail(people):
+    return [m for m in mail.outbox if "the permit expired" in m.body]
+
+
+def test_the_permittee_and_staff_are_told_once_when_the_last_day_has_passed(ending, people):
+    # Valid "for a period of 180 days ... from the date of issuance" (§ 413-8E(1)): through
+    # Friday Oct 30. At 20:00 on Oct 30 it is still valid; on Saturday Oct 31 it has expired.
+    remind(as_of=local(2026, 10, 30, 20))
+    assert _expired_mail(people) == []
+    remind(as_of=local(2026, 10, 31, 8))
+    told = _expired_mail(people)
+    assert sorted(m.to[0] for m in told) == sorted(
+        [people.applicant_a.email, people.staff["spencer-wi"].email]
+    )
+    body = " ".join(told[0].body.split())
+    assert "Its last day was Friday October 30, 2026" in body
+    assert "needs a new permit (§ 413-8E(1))" in body
+    remind(as_of=local(2026, 11, 2, 8))
+    assert len(_expired_mail(people)) == 2
+
+
+@pytest.mark.parametrize(("day", "told"), [(6, True), (7, False)])
+def test_an_expiry_is_told_within_a_week_of_the_last_day_only(ending, people, day, told):
+    # Nov 6 is the 7th day after Oct 30 (EXPIRED_NOTICE_DAYS); Nov 7 the 8th: by then a
+    # sweep that did not run sends no stale news.
+    remind(as_of=local(2026, 11, day, 8))
+    assert bool(_expired_mail(people)) is told
+
+
+def test_an_expiry_is_not_told_to_who_turned_off_overdue_reminders_nor_on_a_closed_permit(
+    ending, people
+):
+    from siltfence.apps.permits.services import permit_close
+
+    preference_set(user=people.applicant_a, due_soon=True, overdue=False, days_ahead=2)
+    remind(as_of=local(2026, 10, 31, 8))
+    assert [m.to[0] for m in _expired_mail(people)] == [people.staff["spencer-wi"].email]
+    mail.outbox.clear()
+    ReminderSent.objects.all().delete()
+    permit_close(
+        permit=ending,
+        staff=people.staff["spencer-wi"],
+        on=local(2026, 10, 30, 9).date(),
+        cover_percent=90,
+    )
+    remind(as_of=local(2026, 11, 1, 8))
+    assert _expired_mail(people) == []

@@ -153,6 +153,10 @@ def _duty_reminders(
 # period runs (an expired permit cannot be extended, § 413-8E(1), § 135-7G), and a village
 # office may need weeks to decide one.
 EXPIRY_NOTICE_DAYS = 30
+# A permit whose last day has passed is told once, in the days after: work needs a new
+# permit from then. A permit past its end for longer than this is not told any more (a
+# sweep that did not run for weeks does not send stale news).
+EXPIRED_NOTICE_DAYS = 7
 
 
 def _local_day(as_of: datetime.datetime, village_id: str) -> datetime.date:
@@ -165,18 +169,22 @@ def _expiry_reminders(
     people: dict[int, Any],
 ) -> None:
     """Remind the permittee and the village's staff of each permit in force whose last day
-    is within ``EXPIRY_NOTICE_DAYS``, once for each last day (an extension gives a new one)."""
+    is within ``EXPIRY_NOTICE_DAYS``, once for each last day (an extension gives a new one),
+    and tell them once when it has passed (within ``EXPIRED_NOTICE_DAYS``): the permit has
+    expired (§ 413-8E(1), § 135-7G), and work on the site needs a new permit."""
     # A day either side of as_of's date in UTC; each permit's day is then its village's.
     near = as_of.astimezone(datetime.UTC).date()
     found = Permit.objects.filter(
         status="active",
-        expires_on__gte=near - datetime.timedelta(days=1),
+        expires_on__gte=near - datetime.timedelta(days=EXPIRED_NOTICE_DAYS + 1),
         expires_on__lte=near + datetime.timedelta(days=EXPIRY_NOTICE_DAYS + 1),
     ).select_related("application__applicant", "application__site")
     permits = {
         p.pk: p
         for p in found
-        if 0 <= (p.expires_on - _local_day(as_of, p.village_id)).days <= EXPIRY_NOTICE_DAYS
+        if -EXPIRED_NOTICE_DAYS
+        <= (p.expires_on - _local_day(as_of, p.village_id)).days
+        <= EXPIRY_NOTICE_DAYS
     }
     if not permits:
         return
@@ -193,26 +201,31 @@ def _expiry_reminders(
             "because": f"permit {permit.number} is valid through {permit.expires_on.isoformat()}",
             "due": permit.expires_on.isoformat(),
         }
+        ended = days < 0
+        kind = ReminderKind.OVERDUE if ended else ReminderKind.DUE_SOON
+        where = f"Permit {permit.number}, {permit.application.site.address}"
+        if ended:
+            line = (
+                f"{where}: the permit expired. Its last day was "
+                f"{permit.expires_on:%A %B %-d, %Y}; it cannot be extended now, and land "
+                f"disturbing work on the site needs a new permit ({citation}). If the site is "
+                f"stabilized, the {ordinance.authority_title} can close the permit."
+            )
+        else:
+            line = (
+                f"{where}: the permit is valid through {permit.expires_on:%A %B %-d, %Y} "
+                f"({'today' if days == 0 else f'{days} day' + ('' if days == 1 else 's')}). "
+                f"The {ordinance.authority_title} may extend it while it runs; once it has "
+                "ended it cannot be extended, and land disturbing work needs a new permit "
+                f"({citation})."
+            )
         for user, _ in recipients[permit.pk]:
             pref = prefs.get(user.pk) or ReminderPreference(user=user)
-            if (
-                not pref.due_soon
-                or not user.email
-                or not _record(permit, user, notice, ReminderKind.DUE_SOON)
-            ):
+            wanted = pref.overdue if ended else pref.due_soon
+            if not wanted or not user.email or not _record(permit, user, notice, kind):
                 continue
             people[user.pk] = user
-            outbox[user.pk, permit.village_id].append(
-                (
-                    permit,
-                    f"Permit {permit.number}, {permit.application.site.address}: the permit is "
-                    f"valid through {permit.expires_on:%A %B %-d, %Y} "
-                    f"({'today' if days == 0 else f'{days} day' + ('' if days == 1 else 's')}). "
-                    f"The {ordinance.authority_title} may extend it while it runs; once it has "
-                    "ended it cannot be extended, and land disturbing work needs a new permit "
-                    f"({citation}).",
-                )
-            )
+            outbox[user.pk, permit.village_id].append((permit, line))
 
 
 def _stations(site_ids: list[int]) -> dict[int, str]:
