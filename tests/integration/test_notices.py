@@ -142,7 +142,19 @@ def test_a_stop_work_order_tells_the_permittee_and_the_landowner_not_the_officer
         assert order.subject == "Stop-work order at 220 S Pacific St"
         assert "Stop the work the order names until the village lifts it" in order.body
         assert "§ 413-10A" in order.body
+        assert order.case_id == violation.case_id
     assert not _to(staff.email, "stop_work_order_post")
+    # The case's page lists the emails for its village's staff, not for the permittee.
+    path = reverse("enforcement:case", args=[violation.case_id])
+    office = Client()
+    office.force_login(staff, backend="django.contrib.auth.backends.ModelBackend")
+    page = office.get(path).content.decode()
+    assert "Emails about this case" in page
+    for address in (people.applicant_a.email, "ann@example.org"):
+        assert f"to {address} · Stop-work order at 220 S Pacific St · waiting to be sent" in page
+    permittee = Client()
+    permittee.force_login(people.applicant_a, backend="django.contrib.auth.backends.ModelBackend")
+    assert "Emails about this case" not in permittee.get(path).content.decode()
 
 
 def test_the_person_who_reported_a_site_hears_it_was_received_and_what_came_of_it(people):

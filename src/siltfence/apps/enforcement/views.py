@@ -41,6 +41,7 @@ from siltfence.apps.enforcement.selectors import (
     interest_rate_in_force,
     open_stop_work_order,
 )
+from siltfence.apps.outbox.selectors import messages_about_case
 from siltfence.apps.permits.models import Permit, Village
 from siltfence.apps.permits.uploads import download_name
 from siltfence.core.errors import SiltfenceError
@@ -198,6 +199,7 @@ def case_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "back": back,
             "back_label": back_label,
             "appeals": case.appeals.all() if hasattr(case, "appeals") else [],
+            "emails": messages_about_case(request.user, case) if staff else [],
         },
     )
 

@@ -39,6 +39,14 @@ class Message(models.Model):
     permit = models.ForeignKey(
         "permits.Permit", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    # The enforcement case a notice is about (listed on the case's page for staff).
+    case = models.ForeignKey(
+        "enforcement.EnforcementCase",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
     subject = models.CharField(max_length=200)
     body = models.TextField()
     # A body holding a secret link (a password reset) is shown to nobody, and emptied once

@@ -232,6 +232,7 @@ class Subject:
     appellant: Any = None
     reporter: str = ""
     permit: Any = None
+    case: Any = None
     links: dict[str, str] | None = None  # who → path of the page to open
 
 
@@ -287,6 +288,7 @@ def _subject(entity: str, entity_id: int, after: dict[str, Any]) -> Subject | No
             applicant=application.applicant if application else None,
             owners=_owners(application) if application else (),
             permit=getattr(application, "permit", None) if application else None,
+            case=case,
             links={"applicant": path, "staff": path},
         )
     if entity == "appeal":
@@ -400,6 +402,7 @@ def notices_for(event: Any) -> None:
             user=user,
             village_id=subject.village_id,
             permit=subject.permit,
+            case=subject.case,
             subject=notice.subject.format(number=subject.number, address=subject.address)[:200],
             body=_body(notice, subject, event, link),
         )

@@ -19,6 +19,11 @@ def messages_about_permit(user: Any, permit: Any) -> list[Message]:
     return list(messages_visible_to(user).filter(permit=permit)[:50])
 
 
+def messages_about_case(user: Any, case: Any) -> list[Message]:
+    """The emails that told of the case's steps, newest first, for its village's staff."""
+    return list(messages_visible_to(user).filter(case=case)[:50])
+
+
 def notice_choices(user: Any) -> list[dict[str, Any]]:
     """The kinds of notice a person may turn off, each with whether they receive it."""
     from siltfence.apps.outbox.models import NoticePreference

@@ -47,6 +47,7 @@ def message_record(
     user: Any = None,
     village_id: str | None = None,
     permit: Any = None,
+    case: Any = None,
     secret: bool = False,
 ) -> Message:
     """Record one email to ``to``; the worker sends it once the current transaction commits."""
@@ -58,6 +59,7 @@ def message_record(
         user=user,
         village_id=village_id if village_id is not None else getattr(permit, "village_id", None),
         permit=permit,
+        case=case,
         subject=subject[:MAX_SUBJECT],
         body=body[:MAX_BODY],
         secret=secret,
