@@ -224,7 +224,7 @@ def test_the_board_extends_by_at_most_what_the_authority_could(
         _decide(people, appeal, SPENCER, restored_until=until)
     assert refused.value.field == "restored_until"
     message = str(refused.value)
-    assert f"the latest is {(last_day + 180 * DAY).isoformat()}" in message
+    assert f"the latest is {last_day + 180 * DAY:%B %-d, %Y}" in message
     assert "§ 413-8E(1)" in message and "variance" in message
     # Nothing was written: the permit stands revoked and the appeal undecided.
     permit.refresh_from_db()
@@ -254,7 +254,7 @@ def test_a_last_day_before_the_decision_is_refused(
     with pytest.raises(ActionRefused) as refused:
         _decide(people, appeal, NEW_GLARUS, restored_until=day)
     assert refused.value.field == "restored_until"
-    assert "cannot come before the decision (2026-07-20)" in str(refused.value)
+    assert "cannot come before the decision (July 20, 2026)" in str(refused.value)
 
 
 def test_a_last_day_not_after_the_permits_own_is_refused(people: People) -> None:
@@ -266,7 +266,7 @@ def test_a_last_day_not_after_the_permits_own_is_refused(people: People) -> None
         with pytest.raises(ActionRefused) as refused:
             _decide(people, appeal, NEW_GLARUS, restored_until=day)
         assert refused.value.field == "restored_until"
-        assert f"already runs through {permit.expires_on.isoformat()}" in str(refused.value)
+        assert f"already runs through {permit.expires_on:%B %-d, %Y}" in str(refused.value)
     _decide(people, appeal, NEW_GLARUS, restored_until=permit.expires_on + DAY)
     permit.refresh_from_db()
     assert permit.extensions.get().days == 1
@@ -404,7 +404,7 @@ UNTIL = st.one_of(
     st.dates(datetime.date(2026, 7, 1), datetime.date(2027, 6, 30)).map(str),
     st.sampled_from(["2026-13-01", "2026-10-31 ", "10/31/2026", "9" * 300, "\x00", "-1"]),
 )
-LABELS = {"New last day of the restored permit (YYYY-MM-DD), if the board sets one"}
+LABELS = {"New last day of the restored permit, if the board sets one"}
 
 
 def test_the_new_last_day_refuses_hostile_input_by_its_label(people: People) -> None:

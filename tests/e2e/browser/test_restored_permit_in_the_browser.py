@@ -33,7 +33,7 @@ PASSWORD = "restored-permit-walk-2026"
 NEW_GLARUS = "new-glarus-wi"
 CHICAGO = ZoneInfo("America/Chicago")
 DAY = datetime.timedelta(days=1)
-LABEL = "New last day of the restored permit (YYYY-MM-DD), if the board sets one"
+LABEL = "New last day of the restored permit, if the board sets one"
 NEW_LAST_DAY = datetime.date(2026, 10, 31)
 WIDTHS = [pytest.param(PHONE, id="phone"), pytest.param(DESK, id="desktop")]
 
@@ -161,10 +161,15 @@ def test_the_board_restores_a_revoked_permit_through_a_new_last_day(
     field = form.get_by_label(LABEL)
     expect(field).to_be_visible()
     expect(field).to_have_value("")
-    runs_through = f"The permit's period runs through {last_day:%B %-d, %Y}."
+    runs_through = f"Its period runs through {last_day:%B %-d, %Y}"
     expect(form.locator("#id_restored_until_helptext")).to_contain_text(runs_through)
     # The hint is read with the field, not only shown near it.
     expect(field).to_have_accessible_description(re.compile(re.escape(runs_through)))
+    # The tick box a modified decision needs is drawn as a box beside its words.
+    box = form.locator(".usa-checkbox label.usa-checkbox__label")
+    expect(box).to_have_count(1)
+    expect(box).to_contain_text("restores the revoked permit")
+    assert box.bounding_box()["x"] >= 0
     fits(board, size)
     assert_accessible(board)
 
@@ -173,8 +178,13 @@ def test_the_board_restores_a_revoked_permit_through_a_new_last_day(
     decide(board, until=too_far)
     refusal = board.locator(".messages")
     expect(refusal).to_have_text(re.compile("^" + re.escape(f"{LABEL}:")))
-    expect(refusal).to_contain_text(f"the latest is {(last_day + 180 * DAY).isoformat()}")
+    expect(refusal).to_contain_text(f"the latest is {last_day + 180 * DAY:%B %-d, %Y}")
     expect(board.get_by_test_id("appeal-status")).not_to_contain_text("Decided")
+    # Nothing typed is lost, and the field in error is marked.
+    form = board.get_by_test_id("decide-form")
+    expect(form.get_by_label(LABEL)).to_have_value(too_far.isoformat())
+    expect(form.get_by_label("Reasons")).to_have_value("The fence was repaired on July 9.")
+    expect(form.locator(".usa-form-group--error")).to_have_count(1)
     fits(board, size)
     assert_accessible(board)
     permit.refresh_from_db()
@@ -187,6 +197,9 @@ def test_the_board_restores_a_revoked_permit_through_a_new_last_day(
     expect(board.locator(".messages")).to_contain_text("Decision recorded.")
     expect(board.get_by_test_id("appeal-status")).to_have_text("Decided: Reversed")
     expect(board.get_by_test_id("decide-form")).to_have_count(0)
+    expect(board.get_by_test_id("restored-until")).to_contain_text(
+        f"valid through {NEW_LAST_DAY:%B %-d, %Y}"
+    )
     fits(board, size)
     assert_accessible(board)
     permit.refresh_from_db()

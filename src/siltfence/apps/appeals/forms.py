@@ -68,7 +68,7 @@ class DecideForm(forms.Form):
     )
     restored_until = StrictDateField(
         required=False,
-        label="New last day of the restored permit (YYYY-MM-DD), if the board sets one",
+        label="New last day of the restored permit, if the board sets one",
     )
     public_interest = forms.CharField(
         max_length=5000,
@@ -100,6 +100,7 @@ class DecideForm(forms.Form):
             del self.fields["restored_until"]
         else:
             self.fields["restored_until"].help_text = (
-                f"The permit's period runs through {permit_last_day:%B %-d, %Y}. Leave empty "
-                "to keep it. A later day extends it, as the authority could."
+                f"Only for a decision that restores the permit (reverse, or modify and tick "
+                f"the box above). Its period runs through {permit_last_day:%B %-d, %Y}; leave "
+                "this empty to keep that day. A later day extends it, as the authority could."
             )

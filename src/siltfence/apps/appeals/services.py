@@ -60,21 +60,21 @@ DECISION_CHOICE = "decision: choose one of {choices}"
 REASONS_REQUIRED = "reasons: the decision must state its reasons in writing"
 MODIFICATION_REQUIRED = "modification: say how the decision is modified"
 RESTORED_UNTIL_ONLY = (
-    "restored until: a last day is set only by a decision that restores a revoked permit (a "
-    "reversal of the revocation, or a modification that lifts it)"
+    "restored until: a new last day is set only by a decision that restores a revoked permit "
+    "(a reversal of the revocation, or a modification that lifts it); leave it empty otherwise."
 )
 RESTORED_UNTIL_PAST = (
-    "restored until: the last day ({day}) cannot come before the decision ({decided})"
+    "restored until: the last day ({day}) cannot come before the decision ({decided})."
 )
 RESTORED_UNTIL_NOT_LATER = (
     "restored until: the permit already runs through {expires}; a last day set on restoring "
-    "it extends the period, so it must come after that day"
+    "it extends the period, so it must come after that day."
 )
 RESTORED_UNTIL_TOO_FAR = (
     "restored until: {day} is {days} days after the permit's last day ({expires}); the "
     "{body} decides with the {authority}'s powers, who may extend the period by up to "
     '{maximum} days at a time ({citation}: "{text}"), so the latest is {latest}. A longer '
-    "period needs a variance"
+    "period needs a variance."
 )
 FINDING_REQUIRED = (
     "findings: a variance is granted only with a written finding that {test} ({citation})"
@@ -363,6 +363,10 @@ def _in_effect(case: EnforcementCase, action: EnforcementAction) -> bool:
     return revoked and latest is not None and latest.pk == action.pk
 
 
+def _day(day: datetime.date) -> str:
+    return f"{day:%B %-d, %Y}"
+
+
 def _restored_period(
     appeal: Appeal,
     ordinance: Ordinance,
@@ -384,13 +388,13 @@ def _restored_period(
     decided = timezone.localtime(at, _zone(ordinance.time_zone)).date()
     if until < decided:
         raise ActionRefused(
-            RESTORED_UNTIL_PAST.format(day=until.isoformat(), decided=decided.isoformat()),
+            RESTORED_UNTIL_PAST.format(day=_day(until), decided=_day(decided)),
             field="restored_until",
         )
     before = permit.expires_on
     if until <= before:
         raise ActionRefused(
-            RESTORED_UNTIL_NOT_LATER.format(expires=before.isoformat()), field="restored_until"
+            RESTORED_UNTIL_NOT_LATER.format(expires=_day(before)), field="restored_until"
         )
     days = (until - before).days
     cap = ordinance.parameter(ordinance.rules["permit"]["extension_max"], decided)
@@ -398,15 +402,15 @@ def _restored_period(
     if maximum is not None and days > maximum:
         raise ActionRefused(
             RESTORED_UNTIL_TOO_FAR.format(
-                day=until.isoformat(),
+                day=_day(until),
                 days=days,
-                expires=before.isoformat(),
+                expires=_day(before),
                 body=ordinance.appeals_body["title"],
                 authority=ordinance.authority_title,
                 maximum=maximum,
                 citation=cap.citation,
                 text=cap.text,
-                latest=(before + datetime.timedelta(days=maximum)).isoformat(),
+                latest=_day(before + datetime.timedelta(days=maximum)),
             ),
             field="restored_until",
         )

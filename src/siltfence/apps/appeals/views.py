@@ -137,6 +137,12 @@ def _revoked_permit_last_day(appeal: Any) -> datetime.date | None:
 @require_GET
 def appeal_detail(request: HttpRequest, pk: int) -> HttpResponse:
     appeal = get_object_or_404(appeals_visible_to(request.user), pk=pk)
+    return _detail(request, appeal)
+
+
+def _detail(request: HttpRequest, appeal: Any, decide_form: Any = None) -> HttpResponse:
+    """The appeal's page; after a refused decision, with the board's form as it was filled
+    in and the field in error marked, so nothing typed is lost."""
     ordinance = load(appeal.village_id)
     case = appeal.case
     return render(
@@ -153,13 +159,24 @@ def appeal_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "can_schedule": is_board_member_of(request.user, appeal)
             or is_staff_of(request.user, appeal),
             "hearing_form": af.HearingForm(),
-            "decide_form": af.DecideForm(
+            "decide_form": decide_form
+            or af.DecideForm(
                 initial={"decided_at": timezone.localtime().strftime("%Y-%m-%dT%H:%M")},
                 permit_last_day=_revoked_permit_last_day(appeal),
             ),
+            "restored": _restored_extension(appeal),
             "tests": a.VARIANCE_TESTS,
         },
     )
+
+
+def _restored_extension(appeal: Any) -> Any:
+    """The extension the board's decision set on restoring the permit, if it set one."""
+    from siltfence.apps.permits.models import PermitExtension
+
+    if appeal.status != "decided" or appeal.action is None:
+        return None
+    return PermitExtension.objects.filter(on_appeal=appeal.number).first()
 
 
 @login_required
@@ -198,7 +215,7 @@ def appeal_decide(request: HttpRequest, pk: int) -> HttpResponse:
     form = af.DecideForm(request.POST, permit_last_day=_revoked_permit_last_day(appeal))
     if not form.is_valid():
         messages.error(request, first_error(form))
-        return redirect("appeals:detail", pk=pk)
+        return _detail(request, appeal, form)
     data = form.cleaned_data
     try:
         a.appeal_decide(
@@ -214,8 +231,11 @@ def appeal_decide(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except SiltfenceError as exc:
         messages.error(request, said(exc, form))
-    else:
-        messages.success(request, "Decision recorded. The decision document was generated.")
+        field = getattr(exc, "field", None)
+        if field in form.fields:
+            form.add_error(field, str(exc).split(": ", 1)[-1])
+        return _detail(request, appeal, form)
+    messages.success(request, "Decision recorded. The decision document was generated.")
     return redirect("appeals:detail", pk=pk)
 
 
