@@ -3,7 +3,7 @@
 § 413-8E(1), § 135-7G: "Permits shall be valid for a period of 180 days ... from the date of
 issuance. The [authority] may extend the period one or more times for up to an additional
 180 days." § 413-10D, § 135-11D: the Zoning Board of Appeals "may retract ... the
-revocation". § 413-11A, § 135-12A(3): the board uses the "powers authorized by statute".
+revocation". § 413-12A, § 135-12A(3): the board uses the "powers authorized by statute".
 
 Read as the independent reader's cases R-1 to R-7 read them: a restoration neither restarts
 nor pauses the period; the board may set a later last day as the authority could extend it

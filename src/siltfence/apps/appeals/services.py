@@ -466,7 +466,7 @@ def appeal_decide(
 
     A decision restoring a revoked permit may set its period (``restored_until``, its new
     last day): an extension by the board, which decides with the authority's powers
-    (§ 413-11A, § 135-12A(3)), up to the authority's limit on one extension, and given even
+    (§ 413-12A, § 135-12A(3)), up to the authority's limit on one extension, and given even
     where the period ended while the permit stood revoked (decision 38)."""
     ordinance = _ordinance(appeal.village_id)
     _require_board(board_member, appeal, ordinance)

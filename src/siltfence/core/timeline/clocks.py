@@ -126,7 +126,7 @@ def permit_term(ctx: Context) -> Permit | None:
         by = extension.fields.get("by", "authority")
         # The appeals board restoring a revoked permit may set its period even where it ended
         # while the permit stood revoked: it decides with the authority's powers, as ought to
-        # be done (§ 413-11A, § 135-12A(3); decision 38). The authority may not (below).
+        # be done (§ 413-12A, § 135-12A(3); decision 38). The authority may not (below).
         refused = (
             None if by == "appeals_board" else extension_refused(expires, extension.day, citation)
         )
