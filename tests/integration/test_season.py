@@ -615,7 +615,9 @@ def test_a_season_in_spencer(tmp_path: Any, client: Any) -> None:
     assert f"DECISION OF THE ZONING BOARD OF APPEALS ON APPEAL No. {decided.number}" in paper
     assert "Appellant: Meadow View Development LLC (permittee; § 413-12B)" in paper
     assert "DECISION: REVERSED (July 1, 2025)" in paper
-    assert "The revocation is retracted [§ 413-10D]. The permit is again in force." in paper
+    assert "The revocation is retracted [§ 413-10D]." in paper
+    # Restored inside its period, which neither pauses nor restarts (decision 38).
+    assert "The permit is again in force through October 18, 2025 [§ 413-8E(1)]." in paper
     retracted = case_document_text(subdivision_case, "retraction")
     assert (
         f"The revocation of permit {subdivision_permit.number} is retracted by the Zoning Board "
@@ -1255,7 +1257,8 @@ def test_a_season_in_new_glarus(tmp_path: Any, client: Any) -> None:
     assert "Appellant: Glarner Heights LLC (aggrieved person; § 135-12B)" in paper
     assert "DECISION: MODIFIED (July 1, 2025)" in paper
     assert "AS MODIFIED: Revocation reversed and the permit restored" in paper
-    assert "The revocation is retracted [§ 135-11D]. The permit is again in force." in paper
+    assert "The revocation is retracted [§ 135-11D]." in paper
+    assert "The permit is again in force through October 19, 2025 [§ 135-7G]." in paper
     # The violation of 06-23 stays on the record and the permit is in force again, so
     # § 135-11B still allows revocation, from 06-23.
     assert steps_open(subdivision_case, at("2025-07-01", 20)) == {

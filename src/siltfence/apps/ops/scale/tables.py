@@ -58,8 +58,9 @@ def commit_unsynced() -> None:
 class Table:
     """Rows of one model's table, each a dict of column names (``site_id``, not ``site``)
     to values; every row names the same columns. A column no row names gets the field's
-    default where it has one (a column added to the model later, NOT NULL with a default
-    only Django knows, is filled the same way)."""
+    default where it has one, and a text column the empty text Django itself would store
+    (a column added to the model later, NOT NULL with a default only Django knows, is
+    filled the same way)."""
 
     def __init__(self, model: type[models.Model]) -> None:
         self.model = model
@@ -75,7 +76,9 @@ class Table:
             raise ValueError(f"{self.table} has no column {unknown[0]!r}")
         defaults: list[Any] = []
         for column, found in self.fields.items():
-            if column in columns or found.primary_key or found.null or not found.has_default():
+            if column in columns or found.primary_key or found.null:
+                continue
+            if not (found.has_default() or found.empty_strings_allowed):
                 continue
             value = found.get_default()
             columns.append(column)
