@@ -80,6 +80,9 @@ def _parameter_entry(ordinance: Ordinance, name: str, on: datetime.date) -> tupl
 
 
 def compare(a: Ordinance, b: Ordinance, on_a: datetime.date, on_b: datetime.date) -> list[Topic]:
+    # Each chapter's sentences as of its date: their numbers are its parameters then.
+    a, b = a.on(on_a), b.on(on_b)
+
     def both(fn: Any) -> tuple[tuple[Entry, ...], tuple[Entry, ...]]:
         return tuple(fn(a, on_a)), tuple(fn(b, on_b))
 

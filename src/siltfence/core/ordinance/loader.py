@@ -23,6 +23,7 @@ from typing import Any
 from siltfence.core.errors import OrdinanceFileError, UnknownJurisdiction
 from siltfence.core.facts import FACTS
 from siltfence.core.ordinance import schema as _schema
+from siltfence.core.ordinance import sentences as _sentences
 from siltfence.core.ordinance.model import (
     Ordinance,
     Parameter,
@@ -415,7 +416,8 @@ def _cache_key(folder: Path) -> str:
     import hashlib
 
     parts = [str(folder.resolve())]
-    for path in [*(folder / name for name in FILES), Path(__file__), Path(_schema.__file__)]:
+    code = (Path(__file__), Path(_schema.__file__), Path(_sentences.__file__))
+    for path in [*(folder / name for name in FILES), *code]:
         try:
             stat = path.stat()
         except OSError:
@@ -509,6 +511,9 @@ def _read_and_check(folder: Path) -> dict[str, Any]:
         if name == "rules.yaml":
             _check_conditions(context, parameters)
     _check_rule_references(raw["rules.yaml"], parameters, contexts["rules.yaml"])
+    _sentences.check_sentences(
+        raw["rules.yaml"], parameters, as_date(jurisdiction["adopted"]), contexts["rules.yaml"].file
+    )
     _versions(jurisdiction, ctx)
     return raw
 
@@ -540,6 +545,13 @@ def _build(folder: Path, raw: dict[str, Any]) -> Ordinance:
     parameters = _parameters(
         raw["parameters.yaml"], jurisdiction, Context(f"{folder.name}/parameters.yaml", [], [])
     )
+    # The sentences' numbers come from the parameters: ``rules`` holds them as of the
+    # latest date the data holds (a version or a parameter's value), ``rules_on`` any other.
+    sentences = _sentences.templates(raw["rules.yaml"])
+    latest = max(
+        [versions[-1].effective, *(v.effective for p in parameters.values() for v in p.values)]
+    )
+    rules = _sentences.filled(raw["rules.yaml"], sentences, parameters, latest)
     return Ordinance(
         id=jurisdiction["id"],
         name=jurisdiction["name"],
@@ -564,8 +576,9 @@ def _build(folder: Path, raw: dict[str, Any]) -> Ordinance:
         ),
         sections=sections,
         parameters=MappingProxyType(parameters),
-        rules=MappingProxyType(raw["rules.yaml"]),
+        rules=rules,
         folder=folder,
+        sentences=sentences,
     )
 
 

@@ -4,10 +4,17 @@ Everything here is immutable and was checked by the loader, so the rules engine 
 trust it. ``rules`` keeps the structure of ``rules.yaml`` (plain mappings), because it
 is read by the engines that own each part of it (determinations, clocks, duties,
 enforcement) rather than by one class hierarchy.
+
+A sentence of ``rules.yaml`` takes its numbers from the parameters (``{area_trigger}``,
+``siltfence.core.ordinance.sentences``), so it is dated as they are: ``rules`` holds the
+sentences as of the latest date the data holds, and ``rules_on(on)`` (or ``on(on)``, the
+whole ordinance) those of the parameters in force on a date.
 """
 
 from __future__ import annotations
 
+import bisect
+import dataclasses
 import datetime
 import re
 from collections.abc import Mapping
@@ -16,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from siltfence.core.errors import NotInForce
+from siltfence.core.ordinance import sentences as _sentences
 
 
 @dataclass(frozen=True)
@@ -89,6 +97,22 @@ class Ordinance:
     parameters: Mapping[str, Parameter]
     rules: Mapping[str, Any]
     folder: Path = field(compare=False)
+    # The texts of rules.yaml that hold placeholders: (path in the rules, template).
+    sentences: tuple[tuple[tuple[str | int, ...], str], ...] = field(
+        default=(), compare=False, repr=False
+    )
+    # The days on which a number of a sentence changes (the values' effective dates), and
+    # the rules (and the ordinance) filled for each span between them, once each: never
+    # shared with a copy made by ``dataclasses.replace``, whose parameters may differ.
+    _changes: tuple[datetime.date, ...] = field(init=False, default=(), compare=False, repr=False)
+    _filled: dict[int, tuple[Mapping[str, Any], Ordinance | None]] = field(
+        init=False, default_factory=dict, compare=False, repr=False
+    )
+
+    def __post_init__(self) -> None:
+        names = _sentences.names_in(self.sentences)
+        changes = {v.effective for n in names for v in self.parameters[n].values}
+        object.__setattr__(self, "_changes", tuple(sorted(changes)))
 
     @property
     def authority_title(self) -> str:
@@ -127,6 +151,33 @@ class Ordinance:
 
     def parameter(self, name: str, on: datetime.date) -> ParameterValue:
         return self.parameters[name].at(on)
+
+    def rules_on(self, on: datetime.date) -> Mapping[str, Any]:
+        """The rules with each sentence's numbers from the parameters in force on ``on``:
+        after an amendment the new number, before it the old one."""
+        return self._dated(on)[0]
+
+    def on(self, on: datetime.date) -> Ordinance:
+        """This ordinance with ``rules`` as of ``on`` (``rules_on``), for an engine that
+        answers for one date and hands the ordinance on."""
+        if not self.sentences:
+            return self
+        span = bisect.bisect_right(self._changes, on)
+        rules, dated = self._dated(on)
+        if dated is None:
+            dated = dataclasses.replace(self, rules=rules)
+            self._filled[span] = (rules, dated)
+        return dated
+
+    def _dated(self, on: datetime.date) -> tuple[Mapping[str, Any], Ordinance | None]:
+        if not self.sentences:
+            return self.rules, self
+        span = bisect.bisect_right(self._changes, on)
+        found = self._filled.get(span)
+        if found is None:
+            rules = _sentences.filled(self.rules, self.sentences, self.parameters, on)
+            found = self._filled[span] = (rules, None)
+        return found
 
 
 _SECTION_OF = re.compile(r"^§ (\d+-\d+)")

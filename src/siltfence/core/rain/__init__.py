@@ -90,7 +90,8 @@ def storms_report(
                 "citations": [],
             }
         )
-    notes.extend(gap_notes(ordinance, "rain-event", "rain-runoff"))
+    # The notes' numbers as of ``from``, the date the threshold is read on.
+    notes.extend(gap_notes(ordinance.on(start), "rain-event", "rain-runoff"))
     return {
         "jurisdiction": ordinance.id,
         "from": start.isoformat(),

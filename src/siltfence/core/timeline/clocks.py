@@ -150,7 +150,8 @@ def permit_term(ctx: Context) -> Permit | None:
     cap = ctx.ordinance.parameter(rules["extension_max"], issue.day).value
     if isinstance(cap, float) and sum(e.days for e in extensions) > cap:
         # More than 180 days in all: allowed on the reading taken, not on the other one.
-        ctx.gap("extension-total")
+        # The note's numbers are the cap's, read on the day of issue.
+        ctx.gap("extension-total", issue.day)
     return Permit(
         issued=issue.day,
         expires=expires,

@@ -98,9 +98,11 @@ class Context:
         if id not in self.notes:
             self.notes[id] = Note(id, says, tuple(citations), gap)
 
-    def gap(self, id: str) -> None:
-        """Show the jurisdiction's gap ``id`` (from ``rules.yaml``), if it has one."""
-        for rule in self.ordinance.rules["gaps"]:
+    def gap(self, id: str, on: datetime.date | None = None) -> None:
+        """Show the jurisdiction's gap ``id`` (from ``rules.yaml``), if it has one: its
+        numbers as of ``on`` (the day the rule it explains was read), else as of as_of."""
+        rules = self.ordinance.rules if on is None else self.ordinance.rules_on(on)
+        for rule in rules["gaps"]:
             if rule["id"] == id:
                 self.note(rule["id"], rule["says"], rule["citations"], rule.get("number"))
                 return

@@ -66,6 +66,9 @@ def compute(
         raise SiltfenceError(
             "as_of: give as_of when there are no events (nothing to count from)", field="as_of"
         )
+    # The sentences (gap notes, conditions) as of ``as_of``: their numbers are the
+    # parameters in force that day; each duty still reads its period on its own day.
+    ordinance = ordinance.on(when.date())
     rule = rule_for(ordinance.time_counting, ordinance.office_calendar)
     considered = [e for e in checked if e.at <= when]
     ctx = Context(
