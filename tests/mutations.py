@@ -146,7 +146,7 @@ MUTATIONS = (
     ),
     Mutation(
         "an expired permit takes the permit grounds of a stop-work order (§ 413-10A(1))",
-        "src/siltfence/apps/enforcement/services.py",
+        "src/siltfence/apps/enforcement/services/common.py",
         "    if _local_day(_ordinance(case.village_id), at) > permit.expires_on:\n"
         "        return None",
         "    if False:\n        return None",
@@ -154,21 +154,21 @@ MUTATIONS = (
     ),
     Mutation(
         "a surety short of the amount the approval required issues the permit (§ 413-8E(2))",
-        "src/siltfence/apps/permits/services.py",
+        "src/siltfence/apps/permits/services/permits.py",
         "if amount < locked.surety_required:",
         "if False:",
         ("tests/integration/test_surety.py",),
     ),
     Mutation(
         "an approval subject to a surety issues the permit at once (§ 135-7D)",
-        "src/siltfence/apps/permits/services.py",
+        "src/siltfence/apps/permits/services/review.py",
         "        if surety is not None:\n            _transition(",
         "        if False:\n            _transition(",
         ("tests/integration/test_surety.py",),
     ),
     Mutation(
         "a draw on a surety may exceed what is left on it",
-        "src/siltfence/apps/permits/services.py",
+        "src/siltfence/apps/permits/services/permits.py",
         "if taken > balance:",
         "if taken > balance * 2:",
         ("tests/integration/test_surety.py",),
@@ -182,7 +182,7 @@ MUTATIONS = (
     ),
     Mutation(
         "the permit's last day is told 31 days ahead, not 30",
-        "src/siltfence/apps/reminders/services.py",
+        "src/siltfence/apps/duties/services.py",
         "EXPIRY_NOTICE_DAYS = 30",
         "EXPIRY_NOTICE_DAYS = 31",
         ("tests/integration/test_reminders.py",),
@@ -217,7 +217,7 @@ MUTATIONS = (
     ),
     Mutation(
         "the notice of intent is written without the day the work may begin",
-        "src/siltfence/apps/enforcement/services.py",
+        "src/siltfence/apps/enforcement/services/steps.py",
         'action.details["work_from"] = _work_from(locked, at)',
         'action.details["work_from"] = None',
         ("tests/integration/test_season.py",),
@@ -303,7 +303,7 @@ MUTATIONS = (
     ),
     Mutation(
         "anyone signed in may add a document to another person's application",
-        "src/siltfence/apps/permits/services.py",
+        "src/siltfence/apps/permits/services/applications.py",
         "    if not (is_applicant_of(user, application) or is_staff_of(user, application)):\n"
         '        raise ActionRefused(errors.NOT_YOURS, field="application")\n'
         "    checked = checked_upload(",
@@ -312,7 +312,7 @@ MUTATIONS = (
     ),
     Mutation(
         "anyone signed in may ask to amend another person's plan (§ 413-8E(3)(c), § 135-8B)",
-        "src/siltfence/apps/permits/services.py",
+        "src/siltfence/apps/permits/services/amendments.py",
         "    if not (is_applicant_of(user, permit.application) or is_staff_of(user, permit)):\n"
         '        raise ActionRefused(errors.NOT_YOURS, field="application")\n'
         "    triggers = amendment_triggers(",

@@ -40,8 +40,10 @@ def _generated_kinds(sources: dict[Path, str]) -> set[str]:
     for path, text in sources.items():
         if path.match("documents/services.py"):
             kinds |= {DocumentKind[name].value for name in re.findall(r"DocumentKind\.(\w+)", text)}
-        if path.match("enforcement/services.py"):
+        if path.match("enforcement/services/*.py"):
+            # _document(locked, action, "kind"), or a lawful step's row: document="kind"
             kinds |= set(re.findall(r'_document\(\w+, \w+, "([a-z_]+)"\)', text))
+            kinds |= set(re.findall(r'\bdocument="([a-z_]+)"', text))
     return kinds
 
 

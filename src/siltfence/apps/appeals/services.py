@@ -22,11 +22,11 @@ from django.utils import timezone
 
 from siltfence.apps.accounts.rules import is_applicant_of, is_board_member_of, is_staff_of
 from siltfence.apps.appeals.models import Appeal, AppealKind, AppealStatus, Decision
-from siltfence.apps.audit.chain import event_record
+from siltfence.apps.audit.chain import change_record, event_record
 from siltfence.apps.enforcement.models import EnforcementAction, EnforcementCase
 from siltfence.apps.enforcement.services import ActionRefused, _retraction, _text
 from siltfence.apps.permits.models import Application, Village
-from siltfence.core.ordinance.loader import load
+from siltfence.apps.permits.services.common import _ordinance
 from siltfence.core.ordinance.model import Ordinance
 
 KIND_CHOICE = "kind: choose an appeal or a variance"
@@ -99,10 +99,6 @@ def standing_label(standing: str) -> str:
     return standing.replace("_", " ")
 
 
-def _ordinance(village_id: str) -> Ordinance:
-    return load(village_id)
-
-
 def _number(village_id: str) -> str:
     parts = village_id.split("-")[:-1]
     initials = (parts[0][:2] if len(parts) == 1 else "".join(p[0] for p in parts)).upper()
@@ -129,16 +125,15 @@ def _audit(
     reason: str = "",
     before: dict[str, Any] | None = None,
 ) -> None:
-    event_record(
-        actor=actor,
+    change_record(
+        appeal,
         entity="appeal",
-        entity_id=appeal.pk,
+        snapshot=_snapshot(appeal),
+        actor=actor,
         action=action,
-        village=appeal.village_id,
-        reason=reason,
         citation=citation,
+        reason=reason,
         before=before,
-        after=_snapshot(appeal),
     )
 
 

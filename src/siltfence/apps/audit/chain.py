@@ -86,6 +86,33 @@ def event_record(
     return event
 
 
+def change_record(
+    subject: Any,
+    *,
+    entity: str,
+    snapshot: dict[str, Any],
+    actor: Any,
+    action: str,
+    citation: str,
+    reason: str = "",
+    before: dict[str, Any] | None = None,
+    after: dict[str, Any] | None = None,
+) -> AuditEvent:
+    """Append the change of ``subject``, a row of a village (an enforcement case, an
+    appeal): ``after`` is what it is now (``snapshot``), with ``after`` added to it."""
+    return event_record(
+        actor=actor,
+        entity=entity,
+        entity_id=subject.pk,
+        action=action,
+        village=subject.village_id,
+        reason=reason,
+        citation=citation,
+        before=before,
+        after={**snapshot, **(after or {})},
+    )
+
+
 @dataclass(frozen=True)
 class Verification:
     ok: bool

@@ -5,7 +5,6 @@ from siltfence.apps.permits.errors import ActionRefused
 
 __all__ = ["ActionRefused"]
 
-NOT_STAFF = "village: only the {authority} of {village} may do this"
 NOT_STAFF_OR_INSPECTOR = "village: only the {authority} or an inspector of {village} may do this"
 SOURCE = "source: choose one of {choices}"
 PARTY_ROLE = "party role: choose one of {choices}"

@@ -34,22 +34,10 @@ def cases_visible_to(user: Any) -> QuerySet[EnforcementCase]:
     ).select_related("village", "application", "application__permit")
 
 
-def cases_for_staff(user: Any) -> QuerySet[EnforcementCase]:
-    return EnforcementCase.objects.filter(
-        village_id__in=village_ids(user, Role.STAFF)
-    ).select_related("village", "application", "application__permit")
-
-
 def complaints_to_review(user: Any) -> QuerySet[Violation]:
     return Violation.objects.filter(
         village_id__in=village_ids(user, Role.STAFF), status=ViolationStatus.REPORTED
     ).select_related("village")
-
-
-def violations_for_staff(user: Any) -> QuerySet[Violation]:
-    return Violation.objects.filter(village_id__in=village_ids(user, Role.STAFF)).select_related(
-        "village", "case"
-    )
 
 
 def case_events(case: EnforcementCase, as_of: datetime.date | None = None) -> list[dict[str, Any]]:

@@ -1,0 +1,320 @@
+"""The orders and referrals: the stop-work order and compliance with it, revocation of the
+permit, retraction (§ 413-10D, § 135-11D), the notice to cease, and the referrals to the
+village's attorney for a cease-and-desist order or an injunction."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+
+from siltfence.apps.enforcement import errors
+from siltfence.apps.enforcement.errors import ActionRefused
+from siltfence.apps.enforcement.models import ActionKind, EnforcementAction, EnforcementCase
+from siltfence.apps.enforcement.services.common import (
+    MAX_DESCRIPTION,
+    _action_create,
+    _audit,
+    _document,
+    _local_day,
+    _lock,
+    _no_permit_why,
+    _not_future,
+    _permit_in_force,
+    _text,
+    event_add,
+)
+from siltfence.apps.enforcement.services.steps import _lawful_step
+from siltfence.apps.enforcement.services.violations import _found_violation
+from siltfence.apps.permits.models import Permit
+from siltfence.apps.permits.services.common import _ordinance, _require_staff
+
+
+def stop_work_order_post(
+    *,
+    case: EnforcementCase,
+    staff: Any,
+    at: datetime.datetime,
+    grounds: Sequence[str],
+    note: str = "",
+) -> EnforcementAction:
+    """Post a stop-work order on the site (§ 413-10A, § 135-11A), on the grounds the chapter
+    lists, at a date and time; the site placard is made with it."""
+    _not_future(at)
+    ordinance = _ordinance(case.village_id)
+    _require_staff(staff, case, ordinance)
+    rule = ordinance.rules["enforcement"]["stop_work_order"]
+    by_id = {g["id"]: g for g in rule["grounds"]}
+    citations = ", ".join(g["citation"] for g in rule["grounds"])
+    chosen = list(dict.fromkeys(grounds))
+    if not chosen:
+        raise ActionRefused(errors.GROUNDS_REQUIRED.format(citations=citations), field="grounds")
+    for ground in chosen:
+        if ground not in by_id:
+            raise ActionRefused(
+                errors.GROUNDS_UNKNOWN.format(ground=repr(str(ground)[:40]), citations=citations),
+                field="grounds",
+            )
+    note = _text(note, "note", MAX_DESCRIPTION)
+    with transaction.atomic():
+        locked = _lock(case)
+        from siltfence.apps.enforcement.selectors import open_stop_work_order
+
+        current = open_stop_work_order(locked)
+        if current is not None:
+            raise ActionRefused(
+                errors.ORDER_OPEN.format(day=_local_day(ordinance, current.at)), field="order"
+            )
+        permit = _permit_in_force(locked, at)
+        day = _local_day(ordinance, at)
+        for ground in chosen:
+            g = by_id[ground]
+            if ground == "no-permit" and permit is not None:
+                raise ActionRefused(
+                    errors.GROUND_NO_PERMIT.format(
+                        says=g["says"],
+                        citation=g["citation"],
+                        number=permit.number,
+                        day=day,
+                        issued=permit.issued_on,
+                        expires=permit.expires_on,
+                    ),
+                    field="grounds",
+                )
+            if ground != "no-permit" and permit is None:
+                raise ActionRefused(
+                    errors.GROUND_NEEDS_PERMIT.format(
+                        says=g["says"],
+                        citation=g["citation"],
+                        day=day,
+                        why=_no_permit_why(locked, at),
+                    ),
+                    field="grounds",
+                )
+        action = _action_create(
+            locked,
+            kind=ActionKind.STOP_WORK_ORDER,
+            at=at,
+            staff=staff,
+            citation=rule["citation"],
+            grounds=[dict(by_id[g]) for g in chosen],
+            note=note,
+        )
+        event_add(locked, type="stop_work_order_posted", at=at, fields={"id": f"order-{action.pk}"})
+        _audit(
+            locked,
+            actor=staff,
+            action="stop_work_order_post",
+            citation=rule["citation"],
+            reason="; ".join(by_id[g]["says"] for g in chosen),
+            after={"grounds": chosen, "posted_at": at.isoformat()},
+        )
+        _document(locked, action, "stop_work_placard")
+    return action
+
+
+def compliance_record(
+    *, case: EnforcementCase, staff: Any, at: datetime.datetime, note: str = ""
+) -> EnforcementAction:
+    """The site complies with the stop-work order: the order ends."""
+    _not_future(at)
+    ordinance = _ordinance(case.village_id)
+    _require_staff(staff, case, ordinance)
+    note = _text(note, "note", MAX_DESCRIPTION)
+    with transaction.atomic():
+        locked = _lock(case)
+        from siltfence.apps.enforcement.selectors import open_stop_work_order
+
+        if open_stop_work_order(locked) is None:
+            raise ActionRefused(errors.NO_OPEN_ORDER, field="order")
+        citation = ordinance.rules["enforcement"]["stop_work_order"]["citation"]
+        action = _action_create(
+            locked, kind=ActionKind.COMPLIANCE, at=at, staff=staff, citation=citation, note=note
+        )
+        event_add(locked, type="compliance_achieved", at=at)
+        _audit(locked, actor=staff, action="compliance_record", citation=citation, reason=note)
+    return action
+
+
+def permit_revoke(
+    *, case: EnforcementCase, staff: Any, at: datetime.datetime, reasons: str
+) -> EnforcementAction:
+    """Revoke the permit where the chapter allows it, from the day it allows it (Spencer
+    § 413-10B: after the 10 days to comply with a stop-work order; New Glarus § 135-11B: on a
+    stop-work order not obeyed, or on a recorded violation of the plan or permit)."""
+    _not_future(at)
+    ordinance = _ordinance(case.village_id)
+    _require_staff(staff, case, ordinance)
+    reasons = _text(reasons, "reasons", MAX_DESCRIPTION)
+    if not reasons:
+        raise ActionRefused(errors.REVOCATION_REASONS, field="reasons")
+    return _lawful_step(case, "revoke_permit", staff=staff, at=at, note=reasons, reason=reasons)
+
+
+def _retraction(
+    locked: EnforcementCase,
+    *,
+    actor: Any,
+    at: datetime.datetime,
+    order: str,
+    by: str,
+    reason: str,
+    appeal: Any = None,
+) -> EnforcementAction:
+    """Retract a stop-work order or a revocation (§ 413-10D, § 135-11D); a retracted
+    revocation puts the permit back in force. Call inside the case's lock."""
+    from siltfence.apps.enforcement.selectors import open_stop_work_order
+    from siltfence.apps.permits.models import PermitStatus
+
+    ordinance = _ordinance(locked.village_id)
+    rule = ordinance.rules["enforcement"]["retraction"]
+    if by not in rule["by"]:
+        titles = {
+            "authority": f"the {ordinance.authority_title}",
+            "appeals_board": f"the {ordinance.appeals_body['title']}",
+        }
+        raise ActionRefused(
+            errors.RETRACT_BY.format(
+                citation=rule["citation"], who=" or ".join(titles[b] for b in rule["by"])
+            ),
+            field="by",
+        )
+    details: dict[str, Any] = {"order": order, "by": by}
+    if appeal is not None:
+        details["appeal"] = appeal.number
+    if order == "stop_work_order":
+        if open_stop_work_order(locked) is None:
+            raise ActionRefused(errors.NO_OPEN_ORDER, field="order")
+    else:
+        permit = (
+            Permit.objects.select_for_update().filter(application_id=locked.application_id).first()
+        )
+        if permit is None or permit.status != PermitStatus.REVOKED:
+            raise ActionRefused(errors.NOT_REVOKED, field="order")
+        permit.status = PermitStatus.ACTIVE
+        permit.save(update_fields=["status"])
+        details["permit"] = permit.number
+    action = _action_create(
+        locked,
+        kind=ActionKind.RETRACTION,
+        at=at,
+        staff=actor,
+        citation=rule["citation"],
+        details=details,
+        note=reason,
+    )
+    event_add(locked, type="order_retracted", at=at, fields={"order": order, "by": by})
+    _document(locked, action, "retraction")
+    _audit(
+        locked,
+        actor=actor,
+        action="order_retract",
+        citation=rule["citation"],
+        reason=reason,
+        after=details,
+    )
+    return action
+
+
+def order_retract(
+    *, case: EnforcementCase, staff: Any, at: datetime.datetime, order: str, reason: str
+) -> EnforcementAction:
+    """The authority retracts its own stop-work order or revocation, where the chapter lets
+    it (Spencer § 413-10D: the Building Inspector may; New Glarus § 135-11D: only the
+    Zoning Board of Appeals may, on appeal)."""
+    _not_future(at)
+    ordinance = _ordinance(case.village_id)
+    _require_staff(staff, case, ordinance)
+    if order not in ("stop_work_order", "revocation"):
+        raise ActionRefused(errors.ORDER_CHOICE, field="order")
+    reason = _text(reason, "reason", MAX_DESCRIPTION)
+    with transaction.atomic():
+        locked = _lock(case)
+        return _retraction(locked, actor=staff, at=at, order=order, by="authority", reason=reason)
+
+
+def notice_to_cease_give(
+    *, case: EnforcementCase, staff: Any, at: datetime.datetime, note: str = ""
+) -> EnforcementAction:
+    """Tell a party working without a permit to cease (New Glarus § 135-11C): from then, a
+    cease-and-desist referral is open if they do not."""
+    _not_future(at)
+    ordinance = _ordinance(case.village_id)
+    _require_staff(staff, case, ordinance)
+    rules = [
+        r
+        for r in ordinance.rules["enforcement"]["actions"]
+        if r["after_event"] == "notified_to_cease"
+    ]
+    if not rules:
+        raise ActionRefused(
+            errors.NO_NOTICE_TO_CEASE.format(chapter=ordinance.chapter),
+            field="notice",
+        )
+    note = _text(note, "note", MAX_DESCRIPTION)
+    with transaction.atomic():
+        locked = _lock(case)
+        permit = _permit_in_force(locked, at)
+        if permit is not None:
+            raise ActionRefused(
+                errors.NOTICE_NEEDS_NO_PERMIT.format(
+                    citation=rules[0]["citation"],
+                    number=permit.number,
+                    day=_local_day(ordinance, at),
+                ),
+                field="notice",
+            )
+        action = _action_create(
+            locked,
+            kind=ActionKind.NOTICE_TO_CEASE,
+            at=at,
+            staff=staff,
+            citation=rules[0]["citation"],
+            note=note,
+        )
+        event_add(locked, type="notified_to_cease", at=at)
+        _audit(locked, actor=staff, action="notice_to_cease_give", citation=rules[0]["citation"])
+    return action
+
+
+def cease_and_desist_refer(
+    *, case: EnforcementCase, staff: Any, at: datetime.datetime, note: str = ""
+) -> EnforcementAction:
+    """Ask the village's attorney to obtain a cease-and-desist order (§ 413-10C, § 135-11C),
+    from the day the chapter allows it. Recorded as an action with its letter, in the audit
+    chain, and as ``cease_and_desist_requested`` on the timeline, so it is not offered
+    again."""
+    _not_future(at)
+    ordinance = _ordinance(case.village_id)
+    _require_staff(staff, case, ordinance)
+    note = _text(note, "note", MAX_DESCRIPTION)
+    return _lawful_step(case, "request_cease_and_desist", staff=staff, at=at, note=note)
+
+
+def injunction_refer(
+    *, case: EnforcementCase, staff: Any, at: datetime.datetime, note: str = ""
+) -> EnforcementAction:
+    """Refer the case to the village's attorney for an injunction (§ 413-10F; § 135-11G,
+    without first prosecuting for a forfeiture or a cease-and-desist order)."""
+    _not_future(at)
+    ordinance = _ordinance(case.village_id)
+    _require_staff(staff, case, ordinance)
+    rule = ordinance.rules["enforcement"]["injunction"]
+    note = _text(note, "note", MAX_DESCRIPTION)
+    with transaction.atomic():
+        locked = _lock(case)
+        _found_violation(locked)
+        action = _action_create(
+            locked,
+            kind=ActionKind.INJUNCTION_REFERRAL,
+            at=at,
+            staff=staff,
+            citation=rule["citation"],
+            details={"says": rule["says"]},
+            note=note,
+        )
+        _audit(locked, actor=staff, action="injunction_refer", citation=rule["citation"])
+        _document(locked, action, "injunction_referral")
+    return action
