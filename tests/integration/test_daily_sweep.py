@@ -22,7 +22,6 @@ from sitework import local, permit_issued, station_with_record
 from siltfence.apps.audit.chain import chain_verify
 from siltfence.apps.duties.models import PermitDuties, SiteStation
 from siltfence.apps.duties.services import (
-    daily_sweep,
     permit_duties_recompute,
     rain_days_record,
     rain_sweep,
@@ -30,6 +29,7 @@ from siltfence.apps.duties.services import (
     site_station_pin,
     stations_sync,
 )
+from siltfence.apps.duties.sweep import daily_sweep
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.models import TimelineEvent
 from siltfence.apps.rain.models import Station

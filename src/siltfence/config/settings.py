@@ -136,7 +136,6 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # login throttling first
     # then the wait of an account many addresses guessed at (accounts.guessing)
     "siltfence.apps.accounts.guessing.AccountGuessingBackend",
-    "rules.permissions.ObjectPermissionBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_URL = "web:login"

@@ -56,15 +56,3 @@ def is_applicant_of(user: Any, obj: Any) -> bool:
         getattr(user, "is_authenticated", False)
         and getattr(application, "applicant_id", None) == user.pk
     )
-
-
-can_view_application = is_applicant_of | is_staff_of | is_inspector_of | is_board_member_of
-can_edit_application = is_applicant_of
-can_decide_application = is_staff_of
-can_manage_permit = is_staff_of
-
-rules.add_perm("permits.view_application", can_view_application)
-rules.add_perm("permits.edit_application", can_edit_application)
-rules.add_perm("permits.decide_application", can_decide_application)
-rules.add_perm("permits.manage_permit", can_manage_permit)
-rules.add_perm("permits.view_permit", can_view_application)

@@ -4,21 +4,8 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
-from typing import Any
-
-from django.db.models import QuerySet
 
 from siltfence.apps.accounts.models import Membership, Role, village_today
-
-
-def members_of(village_id: str, *roles: Role) -> QuerySet[Any]:
-    """The accounts that hold one of ``roles`` in the village now (every role if none)."""
-    from django.contrib.auth import get_user_model
-
-    held = Membership.objects.filter(village_id=village_id)
-    if roles:
-        held = held.filter(role__in=[r.value for r in roles])
-    return get_user_model().objects.filter(pk__in=held.values("user_id"))
 
 
 def current_staff_count(village_id: str, *, excluding: int | None = None) -> int:

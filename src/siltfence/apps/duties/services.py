@@ -26,7 +26,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from siltfence.apps.audit.chain import event_record
-from siltfence.apps.duties.models import PermitDuties, SiteStation, SweepRun
+from siltfence.apps.duties.models import PermitDuties, SiteStation
 from siltfence.apps.permits.clocks import closures_of
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.inputs import ordinance_digest
@@ -46,6 +46,11 @@ from siltfence.core.timeline import Timeline
 # day's sweep looks back over the days it may join (a rain imported late is swept too).
 LOOKBACK_DAYS = 14
 RECOMPUTE_CHUNK = 2000
+# A permit's last day is told this many days ahead: an extension must be granted while the
+# period runs (an expired permit cannot be extended, § 413-8E(1), § 135-7G), and a village
+# office may need weeks to decide one. The reminders tell it, and the staff's dashboard
+# lists the permits ending within it.
+EXPIRY_NOTICE_DAYS = 30
 
 NO_REASON = "reason: say why this station's rain stands for the site"
 UNKNOWN_STATION = "station: no station {station!r} is known"
@@ -478,8 +483,9 @@ def _land(rain_day: RainDay, village_id: str, zone: datetime.tzinfo) -> tuple[in
 # -- stored duties ---------------------------------------------------------------------
 
 
-def _due_moment(due: str, zone: ZoneInfo) -> datetime.datetime:
-    """A duty's due as the moment it runs out: a date is due through the end of that day."""
+def due_moment(due: str, zone: ZoneInfo) -> datetime.datetime:
+    """A duty's due as the moment it runs out: a date is due through the end of that day.
+    The stored duties, the staff's dashboard and the reminders all read a due this way."""
     if "T" in due:
         return datetime.datetime.fromisoformat(due)
     day = datetime.date.fromisoformat(due) + datetime.timedelta(days=1)
@@ -725,7 +731,7 @@ def _state(
     open_ones = [d for d in duties if d["status"] != "met"]
     # When something next changes without an event: the earliest duty still open falls
     # due, or a new inspection period begins.
-    dues = [_due_moment(str(d["due"]), zone) for d in open_ones if d["status"] == "open"]
+    dues = [due_moment(str(d["due"]), zone) for d in open_ones if d["status"] == "open"]
     next_due = min(dues) if dues else None
     changes = [] if next_due is None else [next_due]
     if timeline.changes_on is not None:
@@ -749,33 +755,6 @@ def active_permit_ids(village_ids: Sequence[str] | None = None) -> list[int]:
     if village_ids is not None:
         permits = permits.filter(village_id__in=village_ids)
     return list(permits.values_list("pk", flat=True))
-
-
-def daily_sweep(*, day: datetime.date, as_of: datetime.datetime | None = None) -> SweepRun:
-    """The day's work: stations for sites that have none, the rain sweep, the duties of
-    every permit whose stored duties are out of date (a rain landed on it; a duty fell due
-    or a new inspection period began, which changes them without any event; the ordinance
-    data, the office calendar or the code changed), then the reminders."""
-    from siltfence.apps.outbox.services import outbox_send
-    from siltfence.apps.permits.stored_clocks import decision_clocks_refresh
-    from siltfence.apps.reminders.services import reminders_send
-
-    moment = as_of or timezone.now()
-    run = SweepRun.objects.create(day=day, started_at=timezone.now())
-    decision_clocks_refresh()  # the review queue's, after new ordinance data or code
-    for site in Site.objects.filter(rain__isnull=True, applications__permit__status="active"):
-        site_station_assign(site=site)
-    result = rain_sweep(day=day)
-    # The permits the rain landed on are among them: their events changed.
-    recomputed = permit_duties_recompute(permit_ids=stale_permit_ids(moment), as_of=moment)
-    sent = reminders_send(as_of=moment)
-    outbox_send()  # the reminders' emails, and any message still waiting
-    run.rain_events = result.rain_events
-    run.permits_recomputed = recomputed
-    run.reminders_sent = sent
-    run.finished_at = timezone.now()
-    run.save()
-    return run
 
 
 @dataclass

@@ -19,7 +19,7 @@ def daily_sweep_task(day: str | None = None) -> dict[str, Any]:
     today in the village by default)."""
     from django.utils import timezone
 
-    from siltfence.apps.duties.services import daily_sweep
+    from siltfence.apps.duties.sweep import daily_sweep
 
     when = datetime.date.fromisoformat(day) if day else timezone.localdate()
     run = daily_sweep(day=when)
@@ -29,11 +29,3 @@ def daily_sweep_task(day: str | None = None) -> dict[str, Any]:
         "permits_recomputed": run.permits_recomputed,
         "reminders_sent": run.reminders_sent,
     }
-
-
-@task()
-def permit_duties_task(permit_ids: list[int]) -> int:
-    """Recompute the stored duties of these permits (after events landed on them)."""
-    from siltfence.apps.duties.services import permit_duties_recompute
-
-    return permit_duties_recompute(permit_ids=permit_ids)

@@ -9,7 +9,6 @@ from zoneinfo import ZoneInfo
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Max, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -18,11 +17,24 @@ from django.views.decorators.http import require_GET, require_POST
 from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import is_staff_of, village_ids
 from siltfence.apps.duties import charts
-from siltfence.apps.duties.models import PermitDuties, SiteStation
+from siltfence.apps.duties.selectors import (
+    duties_due_by,
+    last_recorded_days,
+    permits_ending,
+    rain_recorded,
+    site_station_of,
+    sites_of,
+    sites_reading,
+    stations_by_id,
+    stations_located,
+    stations_serving,
+    stored_duties_of,
+    sureties_expiring,
+)
 from siltfence.apps.duties.services import (
     LOOKBACK_DAYS,
     NEAREST_WITHIN_KM,
-    _due_moment,
+    due_moment,
     rain_apply,
     site_rain_period,
     site_station_assign,
@@ -32,7 +44,6 @@ from siltfence.apps.duties.services import (
 )
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.models import Site
-from siltfence.apps.rain.models import RainDay, Station
 from siltfence.apps.rain.selectors import runs, spans_text
 from siltfence.apps.web.wording import when
 from siltfence.core.ordinance.loader import load
@@ -61,19 +72,14 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     villages = _staff_villages(request)
     now = timezone.now()
     week = now + datetime.timedelta(days=7)
-    states = list(
-        PermitDuties.objects.filter(village_id__in=villages, permit__status="active")
-        .filter(Q(next_due__lte=week) | Q(overdue_count__gt=0))
-        .select_related("permit__application__site")
-        .order_by("next_due")[:500]
-    )
+    states = list(duties_due_by(villages, week)[:500])
     overdue, soon = [], []
     for state in states:
         zone = ZoneInfo(load(state.village_id).time_zone)
         for duty in state.duties:
             if duty["status"] == "met":
                 continue
-            due = _due_moment(str(duty["due"]), zone)
+            due = due_moment(str(duty["due"]), zone)
             row = {
                 "permit": state.permit,
                 "name": NAMES.get(duty["kind"], duty["kind"]),
@@ -104,31 +110,8 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 def _watch(villages: set[str], today: datetime.date) -> dict[str, Any]:
     """Permits whose last day is within 30 days (an extension can only be granted while a
     permit runs), and sureties that expire within 30 days, or have, on permits not closed."""
-    from siltfence.apps.permits.models import Permit, Surety
-    from siltfence.apps.permits.selectors import SURETY_WATCH_DAYS
-    from siltfence.apps.reminders.services import EXPIRY_NOTICE_DAYS
-
-    ending = (
-        Permit.objects.filter(
-            village_id__in=villages,
-            status="active",
-            expires_on__gte=today,
-            expires_on__lte=today + datetime.timedelta(days=EXPIRY_NOTICE_DAYS),
-        )
-        .select_related("application__site")
-        .order_by("expires_on", "pk")[:200]
-    )
-    sureties = (
-        Surety.objects.filter(
-            permit__village_id__in=villages,
-            released_on__isnull=True,
-            expires_on__lte=today + datetime.timedelta(days=SURETY_WATCH_DAYS),
-        )
-        .exclude(permit__status="closed")
-        .select_related("permit__application__site")
-        .prefetch_related("movements")  # each one's balance, read once for the list
-        .order_by("expires_on", "pk")[:200]
-    )
+    ending = permits_ending(villages, today)[:200]
+    sureties = sureties_expiring(villages, today)[:200]
     return {
         "ending": [{"permit": p, "days": (p.expires_on - today).days} for p in ending],
         "sureties_expiring": [
@@ -145,24 +128,10 @@ def _rain_charts(villages: set[str], today: datetime.date) -> list[dict[str, Any
     # The 30 days to yesterday: no station has recorded today's rain yet.
     start = today - datetime.timedelta(days=30)
     days = [start + datetime.timedelta(days=i) for i in range(30)]
-    links = SiteStation.objects.filter(site__village_id__in=villages).values_list(
-        "station_id", "site__village_id"
-    )
-    served: dict[str, set[str]] = {}
-    for station_id, village_id in links:
-        served.setdefault(station_id, set()).add(village_id)
-    readings: dict[str, dict[datetime.date, int]] = {}
-    for station_id, day, tenths in RainDay.objects.filter(
-        station_id__in=list(served), day__gte=start, day__lte=today, tenths_mm__isnull=False
-    ).values_list("station_id", "day", "tenths_mm"):
-        readings.setdefault(station_id, {})[day] = tenths
-    stations = {s.id: s for s in Station.objects.filter(pk__in=list(served))}
-    last_recorded = dict(
-        RainDay.objects.filter(station_id__in=list(served), tenths_mm__isnull=False)
-        .values("station_id")
-        .annotate(last=Max("day"))
-        .values_list("station_id", "last")
-    )
+    served = stations_serving(villages)
+    readings = rain_recorded(served, start, today)
+    stations = stations_by_id(served)
+    last_recorded = last_recorded_days(served)
     result = []
     for station_id in sorted(served):
         station = stations[station_id]
@@ -183,7 +152,7 @@ def _rain_charts(villages: set[str], today: datetime.date) -> list[dict[str, Any
         result.append(
             {
                 "station": station,
-                "sites": SiteStation.objects.filter(station_id=station_id).count(),
+                "sites": sites_reading(station_id),
                 "total": round(sum(amounts), 2),
                 "recorded": len(days) - len(missing),
                 "unrecorded": spans_text(runs(missing)),
@@ -214,9 +183,7 @@ def _compliance_chart(villages: set[str], now: datetime.datetime) -> Any:
             year, month = year - 1, month + 12
         months.append(datetime.date(year, month, 1))
     tally = {m: [0, 0] for m in months}
-    for duties in PermitDuties.objects.filter(village_id__in=villages).values_list(
-        "duties", flat=True
-    ):
+    for duties in stored_duties_of(villages):
         for duty in duties:
             if duty["party"] != "permittee":
                 continue
@@ -236,7 +203,7 @@ def _compliance_chart(villages: set[str], now: datetime.datetime) -> Any:
 
 @login_required
 def site_station(request: HttpRequest, pk: int) -> HttpResponse:
-    site = get_object_or_404(Site.objects.filter(village_id__in=_staff_villages(request)), pk=pk)
+    site = get_object_or_404(sites_of(_staff_villages(request)), pk=pk)
     error = None
     if request.method == "POST":
         try:
@@ -253,7 +220,7 @@ def site_station(request: HttpRequest, pk: int) -> HttpResponse:
             start, end = site_rain_period(site)
             rain_apply(stations=[request.POST.get("station", "")], first=start, last=end)
             return redirect("duties:site-station", pk=site.pk)
-    link = SiteStation.objects.filter(site=site).select_related("station").first()
+    link = site_station_of(site)
     if link is None:
         link = site_station_assign(site=site)
     return render(
@@ -266,7 +233,7 @@ def site_station(request: HttpRequest, pk: int) -> HttpResponse:
             "within_km": NEAREST_WITHIN_KM,
             "unrecorded": "" if link is None else site_unrecorded(site, link.station_id),
             "rains": [] if link is None else _station_rains(site, link.station_id),
-            "stations": Station.objects.filter(latitude__isnull=False),
+            "stations": stations_located(),
             "error": error,
             "can_pin": is_staff_of(request.user, site),
         },
@@ -277,7 +244,7 @@ def site_station(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def unpin(request: HttpRequest, pk: int) -> HttpResponse:
-    site = get_object_or_404(Site.objects.filter(village_id__in=_staff_villages(request)), pk=pk)
+    site = get_object_or_404(sites_of(_staff_villages(request)), pk=pk)
     site_station_unpin(site=site, staff=request.user)
     return redirect("duties:site-station", pk=site.pk)
 

@@ -16,7 +16,8 @@ from django.views.decorators.http import require_GET
 
 from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import is_inspector_of, is_staff_of, village_ids
-from siltfence.apps.inspections.models import InspectionPhoto, Result
+from siltfence.apps.inspections.models import Result
+from siltfence.apps.inspections.selectors import inspection_photos_visible_to, recent_inspections
 from siltfence.apps.inspections.services import (
     MAX_PHOTOS,
     Photo,
@@ -95,9 +96,7 @@ def inspect(request: HttpRequest, pk: int) -> HttpResponse:
             "now": values.get("at") or now.strftime("%Y-%m-%dT%H:%M"),
             "token": uuid.uuid4().hex,
             "saved": request.GET.get("saved", ""),
-            "inspections": permit.inspections.select_related("inspector").prefetch_related(
-                "photos"
-            )[:20],
+            "inspections": recent_inspections(permit),
             "max_photos": MAX_PHOTOS,
         },
         status=400 if error else 200,
@@ -107,10 +106,7 @@ def inspect(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def photo(request: HttpRequest, pk: int) -> HttpResponse:
-    found = get_object_or_404(
-        InspectionPhoto.objects.filter(inspection__permit__in=permits_visible_to(request.user)),
-        pk=pk,
-    )
+    found = get_object_or_404(inspection_photos_visible_to(request.user), pk=pk)
     response = FileResponse(
         found.file.open("rb"),
         as_attachment=True,

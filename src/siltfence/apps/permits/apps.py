@@ -8,7 +8,6 @@ class PermitsConfig(AppConfig):
     verbose_name = "Applications and permits"
 
     def ready(self) -> None:
-        import siltfence.apps.accounts.rules  # noqa: F401  (registers the permission predicates)
         from siltfence.apps.permits import stored_clocks
         from siltfence.apps.permits.models import OfficeClosure, TimelineEvent
 

@@ -94,15 +94,6 @@ def drafts_awaiting_fee(
     return shown, drafts.count() if len(shown) == limit else len(shown)
 
 
-def permits_in_force_for(user: Any, *roles: Role) -> QuerySet[Permit]:
-    """Active permits in the villages where ``user`` holds one of ``roles``."""
-    return (
-        Permit.objects.filter(village_id__in=village_ids(user, *roles), status="active")
-        .select_related("application", "application__site", "village")
-        .order_by("expires_on")
-    )
-
-
 # A surety that expires within this many days, on a permit not closed, is flagged.
 SURETY_WATCH_DAYS = 30
 

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from siltfence.apps.accounts.models import Membership, Role
 from siltfence.apps.duties.models import PermitDuties
-from siltfence.apps.duties.services import _due_moment
+from siltfence.apps.duties.services import EXPIRY_NOTICE_DAYS, due_moment
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.models import Permit
 from siltfence.apps.reminders.models import (
@@ -49,11 +49,6 @@ def duty_key(duty: dict[str, Any]) -> str:
     """The identity of a duty across recomputations: what it is, why, and when it is due."""
     text = "|".join(str(duty.get(k, "")) for k in ("kind", "citation", "because", "due"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def preference_of(user: Any) -> ReminderPreference:
-    found = ReminderPreference.objects.filter(user=user).first()
-    return found or ReminderPreference(user=user)
 
 
 def preference_set(*, user: Any, due_soon: bool, overdue: bool, days_ahead: Any) -> None:
@@ -133,7 +128,7 @@ def _duty_reminders(
         for duty in state.duties:
             if duty["status"] == "met":
                 continue
-            due = _due_moment(str(duty["due"]), zone)
+            due = due_moment(str(duty["due"]), zone)
             for user, is_permittee in recipients[permit.pk]:
                 if is_permittee and duty["party"] != "permittee":
                     continue
@@ -149,13 +144,11 @@ def _duty_reminders(
                     outbox[user.pk, permit.village_id].append((permit, line))
 
 
-# A permit's last day is told this many days ahead: an extension must be granted while the
-# period runs (an expired permit cannot be extended, § 413-8E(1), § 135-7G), and a village
-# office may need weeks to decide one.
-EXPIRY_NOTICE_DAYS = 30
-# A permit whose last day has passed is told once, in the days after: work needs a new
-# permit from then. A permit past its end for longer than this is not told any more (a
-# sweep that did not run for weeks does not send stale news).
+# A permit's last day is told EXPIRY_NOTICE_DAYS ahead (kept in ``duties.services``, since
+# the staff's dashboard lists the permits ending within it too). A permit whose last day
+# has passed is told once, in the days after: work needs a new permit from then. A permit
+# past its end for longer than this is not told any more (a sweep that did not run for
+# weeks does not send stale news).
 EXPIRED_NOTICE_DAYS = 7
 
 
@@ -330,9 +323,9 @@ def calendar_ics(feed: CalendarFeed) -> bytes:
     """The feed as iCalendar: one all-day or timed event per open duty, with its reason."""
     import icalendar
 
-    from siltfence.apps.permits.selectors import permits_visible_to
+    from siltfence.apps.reminders.selectors import permits_in_force_visible_to
 
-    permits = permits_visible_to(feed.user).filter(status="active")
+    permits = permits_in_force_visible_to(feed.user)
     if feed.permit_id is not None:
         permits = permits.filter(pk=feed.permit_id)
     states = {

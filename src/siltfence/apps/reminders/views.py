@@ -11,12 +11,16 @@ from django.views.decorators.http import require_GET, require_POST
 from siltfence.apps.outbox.selectors import notice_choices
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.selectors import permits_visible_to
-from siltfence.apps.reminders.models import CalendarFeed
+from siltfence.apps.reminders.selectors import (
+    calendar_feed_at,
+    calendar_feeds_of,
+    permits_in_force_visible_to,
+    preference_of,
+)
 from siltfence.apps.reminders.services import (
     calendar_feed_create,
     calendar_feed_revoke,
     calendar_ics,
-    preference_of,
     preference_set,
 )
 
@@ -36,9 +40,7 @@ def settings_view(request: HttpRequest) -> HttpResponse:
             error = exc
         else:
             return redirect("reminders:settings")
-    feeds = CalendarFeed.objects.filter(user=request.user, revoked_at__isnull=True).select_related(
-        "permit"
-    )
+    feeds = calendar_feeds_of(request.user)
     return render(
         request,
         "reminders/settings.html",
@@ -46,7 +48,7 @@ def settings_view(request: HttpRequest) -> HttpResponse:
             "pref": preference_of(request.user),
             "notices": notice_choices(request.user),
             "feeds": feeds,
-            "permits": permits_visible_to(request.user).filter(status="active")[:200],
+            "permits": permits_in_force_visible_to(request.user)[:200],
             "error": error,
             "base": request.build_absolute_uri("/")[:-1],
         },
@@ -79,8 +81,7 @@ def feed_revoke(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def feed(request: HttpRequest, token: str) -> HttpResponse:
-    found = CalendarFeed.objects.filter(token=token, revoked_at__isnull=True).select_related("user")
-    item = found.first()
+    item = calendar_feed_at(token)
     if item is None or not item.user.is_active:
         raise Http404
     response = HttpResponse(calendar_ics(item), content_type="text/calendar; charset=utf-8")

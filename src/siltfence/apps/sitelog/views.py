@@ -17,7 +17,12 @@ from siltfence.apps.accounts.rules import is_applicant_of
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.selectors import permits_visible_to
 from siltfence.apps.permits.uploads import download_name
-from siltfence.apps.sitelog.models import EntryKind, SiteLogPhoto
+from siltfence.apps.sitelog.models import EntryKind
+from siltfence.apps.sitelog.selectors import (
+    duties_met_by_entry,
+    log_entries,
+    site_log_photos_visible_to,
+)
 from siltfence.apps.sitelog.services import MAX_PHOTOS, Photo, entry_kinds, site_log_record
 from siltfence.apps.sitelog.templatetags.sitelog import DUTY_NAMES
 from siltfence.core.ordinance.loader import load
@@ -55,7 +60,7 @@ def site_log(request: HttpRequest, pk: int) -> HttpResponse:
             error = exc
         else:
             return redirect(f"/permits/{permit.pk}/log/?saved={entry.pk}#entry-{entry.pk}")
-    entries = permit.log.select_related("timeline_event").prefetch_related("photos")
+    entries = log_entries(permit)
     kinds = entry_kinds(ordinance)
     now = timezone.now().astimezone(zone)
     return render(
@@ -84,9 +89,7 @@ def site_log(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def photo(request: HttpRequest, pk: int) -> HttpResponse:
-    found = get_object_or_404(
-        SiteLogPhoto.objects.filter(entry__permit__in=permits_visible_to(request.user)), pk=pk
-    )
+    found = get_object_or_404(site_log_photos_visible_to(request.user), pk=pk)
     response = FileResponse(
         found.file.open("rb"),
         as_attachment=True,
@@ -101,25 +104,11 @@ def photo(request: HttpRequest, pk: int) -> HttpResponse:
 def _met_by_entry(permit: Any, saved: str, zone: str) -> list[dict[str, Any]]:
     """The duties the saved entry met, in words ("met on ..., late by 2 days"): the page
     says so only when it did (an inspection made while the rain still fell meets none)."""
-    from django.db.models import prefetch_related_objects
-
-    from siltfence.apps.permits.clocks import application_timeline
     from siltfence.apps.web.wording import duty_words
 
     if not saved.isdecimal():
         return []
-    entry = permit.log.filter(pk=int(saved)).first()
-    if entry is None or entry.timeline_event_id is None:
-        return []
-    # The timeline is read once, for the entry's position and for the duties.
-    prefetch_related_objects([permit.application], "timeline")
-    ids = [e.pk for e in permit.application.timeline.all()]
-    if entry.timeline_event_id not in ids:
-        return []
-    position = ids.index(entry.timeline_event_id)
-    duties = application_timeline(permit.application).to_json()["duties"]
     return [
         {**duty_words(d, zone=zone), "name": DUTY_NAMES.get(d["kind"], d["kind"])}
-        for d in duties
-        if (d.get("met_by") or {}).get("index") == position
+        for d in duties_met_by_entry(permit, int(saved))
     ]

@@ -29,7 +29,7 @@ class Command(BaseCommand):
             except DateRefused as exc:
                 raise CommandError(f"--day: {exc}") from None
         if options["now"]:
-            from siltfence.apps.duties.services import daily_sweep
+            from siltfence.apps.duties.sweep import daily_sweep
 
             run = daily_sweep(day=day)
             self.stdout.write(
