@@ -11,8 +11,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_the_answer_updates_as_the_applicant_types_and_cites_its_sections(live_server, page):
     page.goto(f"{live_server.url}/?jurisdiction=spencer-wi")
     verdict = page.get_by_test_id("verdict")
-    # Nothing typed: nothing is disturbed, so no permit (§ 413-7A).
-    expect(verdict).to_contain_text("No permit is required")
+    # Nothing typed: no answer yet, only what to do.
+    expect(page.get_by_test_id("no-answer-yet")).to_be_visible()
+    expect(verdict).to_have_count(0)
 
     page.get_by_label("Disturbed area", exact=True).fill("3999")
     expect(verdict).to_contain_text("No permit is required")

@@ -183,11 +183,6 @@ class SuretyMoveForm(forms.Form):
     )
 
 
-class AmendmentForm(forms.Form):
-    trigger = forms.ChoiceField(choices=[])
-    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}))
-
-
 class ClosureForm(forms.Form):
     day = StrictDateField(widget=forms.DateInput(attrs={"type": "date"}))
     reason = forms.CharField(max_length=200)

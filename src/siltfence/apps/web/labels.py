@@ -34,6 +34,8 @@ LABELS: dict[str, str] = {
     "area_disturbed_at_one_time": "Area disturbed at one time",
     "channel_originates_on_site": "A channel starts in the disturbed area",
     "channel_originates_in_disturbed_area": "A channel starts in the disturbed area",
+    "part_of_common_plan": "Part of a larger common plan of development or sale",
+    "common_plan_disturbed_area": "Area disturbed by the whole common plan",
     # choices
     "tree_harvesting": "tree harvesting",
     "extraterritorial": "extraterritorial",
@@ -92,6 +94,58 @@ LABELS: dict[str, str] = {
     "setback_ft": "setback",
 }
 
+# The hint under a question of "Do I need a permit?", where the contract's meaning of the
+# fact (core/facts.py, also the API's) is not the plainest words for a contractor.
+HINTS: dict[str, str] = {
+    "disturbed_area": "the ground graded, dug, filled, or stripped of its plants or cover",
+    "excavation_fill_volume": "the earth dug out and the earth brought in, added together",
+    "underground_pipe_length": (
+        "length of underground pipe, cable or other facility laid, repaired, replaced or enlarged"
+    ),
+    "channel_length_disturbed": (
+        "length of road ditch, grassed waterway or other open channel disturbed, with the "
+        "pipes and utilities across it"
+    ),
+    "state_agency": "a state department, board or office does the work itself",
+    "federal_npdes_exempt": (
+        "an NPDES permit is the federal permit for stormwater from a construction site; a "
+        "federal law or rule says this work needs none"
+    ),
+    "routine_maintenance": (
+        "work that keeps a road, ditch, pond or other facility as it was built: its line "
+        "and grade, how much water it carries, and its purpose"
+    ),
+    "runoff_leaves_site": "rain or melt water running off the work flows beyond the site",
+    "designated_by_authority": (
+        "the Village has told you that this site needs erosion control whatever its size"
+    ),
+    "location": "where the site is, in relation to the village",
+    "land_use": "what the land will be used for once the work is done",
+    "area_disturbed_at_one_time": (
+        "the most ground left open at any one time, if the work is done in phases"
+    ),
+    "channel_originates_on_site": (
+        "a ditch or other channel that carries runoff begins in the ground you disturb"
+    ),
+    "part_of_common_plan": (
+        "the site is one part of a larger development or sale, built in separate pieces, "
+        "perhaps at different times, under one plan"
+    ),
+    "common_plan_disturbed_area": (
+        "all the ground the whole larger development or sale disturbs, this site included"
+    ),
+}
+
+# The words of a choice on the permit check's form, where its contract name alone is not
+# plain: (fact, choice) -> words.
+FORM_CHOICES: dict[tuple[str, str], str] = {
+    ("location", "inside"): "inside the village",
+    ("location", "extraterritorial"): (
+        "outside, but where the village reviews land divisions (extraterritorial)"
+    ),
+    ("location", "outside"): "outside the village and the land it reviews",
+}
+
 # Fields whose error starts with their contract name -> the label of the form that sent it.
 FIELD_LABELS = {
     "on": "Date the work is judged on",
@@ -117,6 +171,11 @@ _UNIT = re.compile(r"(?<=[\d\s(])(ft\*\*2|ft\*\*3|yd\*\*3|m\*\*2|m\*\*3)\b")
 _MICRONS = re.compile(r"(\d)\s?um\b")
 _TRAILING_ZERO = re.compile(r"\b(\d+)\.0\b(?=\s*(?:sq|cu|ft|in|µm|acre|%|$))")
 _LIBRARY_CALL = re.compile(r"\s*\([a-z]+\.[a-z_.]+, Method='[A-Za-z]+'\)")
+
+
+def choice(fact: str, value: str) -> str:
+    """The words of one choice of a fact on a form: ``FORM_CHOICES``, else its label."""
+    return FORM_CHOICES.get((fact, value), label(value))
 
 
 def label(name: str) -> str:

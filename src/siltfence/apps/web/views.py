@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import json
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -30,7 +31,7 @@ from siltfence.core.ordinance.loader import load, load_all
 from siltfence.core.ordinance.model import Ordinance
 from siltfence.core.ordinance.terms import definitions_citation
 from siltfence.core.quantities import format_quantity
-from siltfence.core.rules import determine
+from siltfence.core.rules import determine, facts_read
 
 
 def _ordinance_or_404(jurisdiction: str) -> Ordinance:
@@ -60,21 +61,29 @@ def _linked(ordinance: Ordinance, citation: str) -> dict[str, Any]:
 _EXAMPLES = {"ft**2": '"0.5 acre", "500 m^2"', "yd**3": '"300 m^3"', "ft": '"30 m"'}
 
 
-def _fields() -> list[dict[str, Any]]:
+def _fields(ordinance: Ordinance, values: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The questions of the permit check for one village: only the facts its rules read
+    (``facts_read``), in plain words, each showing ``values[key]`` if given (what the
+    person typed before choosing this village), else its default."""
+    values = values or {}
+    asked = facts_read(ordinance)
     fields = []
     for spec in FACTS.values():
+        if spec.key not in asked:
+            continue
+        shown = labels.label(spec.key)
+        hint = labels.HINTS.get(spec.key, spec.meaning)
+        default = "" if spec.kind == "quantity" else spec.default
         fields.append(
             {
                 "key": spec.key,
                 "kind": spec.kind,
-                "label": labels.label(spec.key),
-                "hint": spec.meaning[0].upper() + spec.meaning[1:]
-                if spec.meaning.lower() != labels.label(spec.key).lower()
-                else "",
-                "name": spec.key.replace("_", " "),
+                "label": shown,
+                "hint": hint[0].upper() + hint[1:] if hint.lower() != shown.lower() else "",
                 "unit": labels.UNITS.get(spec.unit or "", spec.unit or ""),
-                "choices": [(c, labels.label(c)) for c in spec.choices],
+                "choices": [(c, labels.choice(spec.key, c)) for c in spec.choices],
                 "default": spec.default,
+                "value": values.get(spec.key, default),
                 "example": _EXAMPLES.get(spec.unit or "", ""),
             }
         )
@@ -82,8 +91,9 @@ def _fields() -> list[dict[str, Any]]:
 
 
 # What the permit check's form sends besides the facts: the village, the date the work is
-# judged on, and the form's token. Its button has no name, so it sends nothing.
-FORM_FIELDS = frozenset({"jurisdiction", "on", "csrfmiddlewaretoken"})
+# judged on, the village whose questions the form shows, and the form's token. Its button
+# has no name, so it sends nothing.
+FORM_FIELDS = frozenset({"jurisdiction", "on", "questions_for", "csrfmiddlewaretoken"})
 # A ticked box sends "yes" (a page shown before the box had a value sends "on"); a box
 # left empty sends nothing, which is no. "no" is accepted from anyone who writes it out.
 YES = frozenset({"yes", "on"})
@@ -100,12 +110,8 @@ def _quoted(text: str) -> str:
     return repr(text if len(text) <= 40 else text[:40] + "…")
 
 
-def facts_from_form(data: Any) -> dict[str, Any]:
-    """The form's fields as contract facts: blank quantities and choices are not given.
-
-    Refuses, naming the field, what the form never sends: a field it does not have, a
-    field sent twice, or a yes/no answer other than yes or no. Nothing is silently read
-    as no."""
+def _refuse_strays(data: Any) -> None:
+    """Refuse, naming it, a field the form does not have or a field sent twice."""
     for name in data:
         if name not in FACTS and name not in FORM_FIELDS:
             raise SiltfenceError(UNKNOWN_FIELD.format(name=_quoted(name)), field=name)
@@ -113,18 +119,40 @@ def facts_from_form(data: Any) -> dict[str, Any]:
             if name in FACTS:
                 raise FactsError(name, GIVEN_TWICE)
             raise SiltfenceError(f"{name}: {GIVEN_TWICE}", field=name)
+
+
+def facts_from_form(data: Any, asked: Collection[str] | None = None) -> dict[str, Any]:
+    """The form's fields as contract facts: blank quantities and choices are not given.
+
+    ``asked`` are the facts the form shows (all of them if None). A box it shows and that
+    was left empty sends nothing, which is no; a box it does not show is not given unless
+    sent. Refuses, naming the field, what the form never sends: a field it does not have,
+    a field sent twice, or a yes/no answer other than yes or no. Nothing is silently read
+    as no."""
+    _refuse_strays(data)
     facts: dict[str, Any] = {}
     for spec in FACTS.values():
         if spec.kind == "bool":
             answer = data.get(spec.key)
             if answer is not None and answer not in YES | NO:
                 raise FactsError(spec.key, NOT_YES_OR_NO.format(got=_quoted(answer)))
-            facts[spec.key] = answer in YES
+            if answer is not None or asked is None or spec.key in asked:
+                facts[spec.key] = answer in YES
         else:
             value = (data.get(spec.key) or "").strip()
             if value:
                 facts[spec.key] = value
     return facts
+
+
+def fact_given(facts: Mapping[str, Any]) -> bool:
+    """Whether the person has said anything about the work: a quantity typed (even 0,
+    which says "none", and the answer to "none" is an answer), or a box or a choice
+    changed from what the form shows at first. The form as it opens describes no work, so
+    it gets no answer."""
+    return any(
+        FACTS[key].kind == "quantity" or value != FACTS[key].default for key, value in facts.items()
+    )
 
 
 @require_GET
@@ -139,7 +167,7 @@ def permit_check(request: HttpRequest) -> HttpResponse:
         {
             "ordinances": ordinances,
             "chosen": ordinance,
-            "fields": _fields(),
+            "fields": _fields(ordinance),
             "today": _today(ordinance).isoformat(),
         },
     )
@@ -147,27 +175,50 @@ def permit_check(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def permit_check_answer(request: HttpRequest) -> HttpResponse:
+    """The answer to the permit check's form, or none yet while it states no fact.
+
+    The form shows the questions of one village (``questions_for``). When the village
+    chosen is another, the answer comes with that village's questions, to replace the
+    form's, keeping what was typed for the facts both villages read; the facts only the
+    other village reads are dropped with its questions."""
     jurisdiction = request.POST.get("jurisdiction", "")
     context: dict[str, Any] = {}
     status = 200
     try:
-        facts = facts_from_form(request.POST)
+        _refuse_strays(request.POST)
         ordinance = load(jurisdiction)
+        shown = _shown_for(request.POST.get("questions_for") or "", ordinance)
+        facts = facts_from_form(request.POST, facts_read(shown))
+        if shown.id != ordinance.id:
+            read = facts_read(ordinance)
+            facts = {key: value for key, value in facts.items() if key in read}
+            context["questions"] = {"chosen": ordinance, "fields": _fields(ordinance, facts)}
         on_text = request.POST.get("on") or ""
         try:
             on = read_date(on_text) if on_text else _today(ordinance)
         except DateRefused as exc:
             raise SiltfenceError(f"on: {exc}", field="on") from None
-        result = determine(jurisdiction, facts, on).to_json()
-        context = {
-            "d": _with_links(ordinance, result),
-            "ordinance": ordinance,
-            "facts_json": json.dumps(result["facts"]),
-        }
+        if not fact_given(facts):
+            context["waiting"] = True
+        else:
+            result = determine(jurisdiction, facts, on).to_json()
+            context |= {
+                "d": _with_links(ordinance, result),
+                "ordinance": ordinance,
+                "facts_json": json.dumps(result["facts"]),
+            }
     except SiltfenceError as exc:
-        context = {"error": str(exc), "error_field": exc.field}
+        context |= {"error": str(exc), "error_field": exc.field}
         status = 200 if request.htmx else 400
     return render(request, "web/_answer.html", context, status=status)
+
+
+def _shown_for(jurisdiction: str, chosen: Ordinance) -> Ordinance:
+    """The village whose questions the form showed: ``chosen`` if it names none known."""
+    try:
+        return load(jurisdiction) if jurisdiction else chosen
+    except UnknownJurisdiction:
+        return chosen
 
 
 def _with_links(ordinance: Ordinance, d: dict[str, Any]) -> dict[str, Any]:

@@ -139,6 +139,8 @@ def determine(jurisdiction: str, facts: object, on: datetime.date) -> Determinat
 
 def determine_with(ordinance: Ordinance, facts: Facts, on: datetime.date) -> Determination:
     version, stand_in = ordinance.version_on(on)
+    # The sentences as of ``on``: their numbers are the parameters in force that day.
+    ordinance = ordinance.on(on)
     rules = ordinance.rules
     notes: list[Note] = []
     if stand_in:
@@ -310,14 +312,26 @@ def _notes(ordinance: Ordinance, facts: Facts, on: datetime.date, applies: bool)
     return notes
 
 
-def _unused_facts(ordinance: Ordinance, facts: Facts) -> list[Note]:
-    """A fact this chapter never reads is said so, not silently dropped."""
-    rules = ordinance.rules
+# The groups of rules.yaml whose ``when`` conditions read the project's facts.
+_GROUPS_READING_FACTS = ("triggers", "exemptions", "plans", "requirements", "notes", "gaps")
+
+
+def facts_read(ordinance: Ordinance) -> frozenset[str]:
+    """Every fact a chapter's rules read: the facts of the ``when`` conditions of its
+    triggers, exemptions, plans, requirements, notes and gaps, and ``location``, which its
+    territory reads. A fact outside this set never changes the chapter's answer, so a form
+    for this chapter asks only these."""
     read = {"location"}
-    for group in ("triggers", "exemptions", "plans", "requirements", "notes", "gaps"):
-        for rule in rules[group]:
+    for group in _GROUPS_READING_FACTS:
+        for rule in ordinance.rules.get(group, []):
             if "when" in rule:
                 read.update(facts_used(rule["when"]))
+    return frozenset(read)
+
+
+def _unused_facts(ordinance: Ordinance, facts: Facts) -> list[Note]:
+    """A fact this chapter never reads is said so, not silently dropped."""
+    read = facts_read(ordinance)
     notes = []
     for key, value in facts.given.items():
         spec = FACTS[key]

@@ -1,6 +1,10 @@
 """``{{ text|terms:ordinance }}``: the chapter's defined terms in a text, each shown with
 its meaning and citation on hover, tap or keyboard (a ``<details>``, so no script is
-needed to read it)."""
+needed to read it).
+
+A ``<details>`` is flow content: put the text in a ``<div>`` or an ``<li>``, never in a
+``<p>``, which the HTML parser closes at the ``<details>``, breaking the sentence there.
+``duties/terms.css`` lays the term out inline, wrapping with its sentence."""
 
 from __future__ import annotations
 
