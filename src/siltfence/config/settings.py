@@ -124,6 +124,7 @@ INSTALLED_APPS = [
     "siltfence.apps.sitelog",
     "siltfence.apps.inspections",
     "siltfence.apps.outbox",
+    "siltfence.apps.yearreport",
 ]
 
 # Background work (the daily rain sweep, duties, reminders): Django's tasks framework on

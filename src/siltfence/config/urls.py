@@ -19,6 +19,7 @@ urlpatterns = [
     path("", include("siltfence.apps.enforcement.register_urls")),
     path("", include("siltfence.apps.appeals.urls")),
     path("", include("siltfence.apps.outbox.urls")),
+    path("", include("siltfence.apps.yearreport.urls")),
     path("", include("siltfence.apps.accounts.urls")),
     path("", include("siltfence.apps.web.urls")),
 ]
