@@ -368,6 +368,13 @@ MUTATIONS = (
         "if until < decided - datetime.timedelta(days=1):",
         ("tests/integration/test_restored_permit_period.py",),
     ),
+    Mutation(
+        "the light path of `siltfence determine` answers in text by default",
+        "src/siltfence/cli/determine.py",
+        'parser.add_argument("--format", default="json", choices=FORMATS)',
+        'parser.add_argument("--format", default="text", choices=FORMATS)',
+        ("tests/e2e/test_cli_fast_path.py",),
+    ),
 )
 
 

@@ -13,7 +13,7 @@ import pytest
 # Runs on its own SQLite file or on no database: the PostgreSQL pass leaves it out.
 pytestmark = pytest.mark.no_suite_database
 
-SILTFENCE = [sys.executable, "-c", "from siltfence.cli.main import run; run()"]
+SILTFENCE = [sys.executable, "-c", "from siltfence.cli.determine import run; run()"]
 
 
 def siltfence(*args: str) -> subprocess.CompletedProcess[str]:

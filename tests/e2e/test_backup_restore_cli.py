@@ -25,7 +25,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-SILTFENCE = [sys.executable, "-c", "from siltfence.cli.main import run; run()"]
+SILTFENCE = [sys.executable, "-c", "from siltfence.cli.determine import run; run()"]
 MANAGE = [sys.executable, "-m", "siltfence.manage"]
 SUITE_DATABASE_URL = os.environ.get("DATABASE_URL", "")
 ON_POSTGRES = SUITE_DATABASE_URL.startswith("postgres")

@@ -29,7 +29,7 @@ from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from rainfiles import STATIONS, many_days_file
 
 MANAGE = [sys.executable, "-m", "siltfence.manage"]
-SILTFENCE = [sys.executable, "-c", "from siltfence.cli.main import run; run()"]
+SILTFENCE = [sys.executable, "-c", "from siltfence.cli.determine import run; run()"]
 SEEDS = (11, 22)
 RAIN_DAYS = 1_500  # at three stations: 4,500 station-days, 18 batches of 250
 BATCH = 250

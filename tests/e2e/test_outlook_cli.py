@@ -17,7 +17,7 @@ pytestmark = pytest.mark.no_suite_database
 
 REPO = Path(__file__).resolve().parents[2]
 MILWAUKEE = REPO / ".." / "shared" / "data" / "rain" / "GHCN_USW00014839.csv"
-SILTFENCE = [sys.executable, "-c", "from siltfence.cli.main import run; run()"]
+SILTFENCE = [sys.executable, "-c", "from siltfence.cli.determine import run; run()"]
 
 
 def outlook(*extra: str) -> subprocess.CompletedProcess[str]:

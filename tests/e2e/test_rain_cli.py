@@ -22,7 +22,7 @@ pytestmark = pytest.mark.no_suite_database
 REPO = Path(__file__).resolve().parents[2]
 MILWAUKEE = REPO / ".." / "shared" / "data" / "rain" / "GHCN_USW00014839.csv"
 FIXTURES = REPO / "tests" / "unit" / "rain" / "fixtures"
-SILTFENCE = [sys.executable, "-c", "from siltfence.cli.main import run; run()"]
+SILTFENCE = [sys.executable, "-c", "from siltfence.cli.determine import run; run()"]
 NEW_GLARUS = "42.8147,-89.6351"
 
 

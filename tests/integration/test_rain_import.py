@@ -117,7 +117,7 @@ def test_an_import_killed_part_way_loses_and_duplicates_nothing_when_run_again(t
     command = [
         sys.executable,
         "-c",
-        "from siltfence.cli.main import run; run()",
+        "from siltfence.cli.determine import run; run()",
         "rain",
         "import",
         str(big),

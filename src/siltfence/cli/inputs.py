@@ -41,3 +41,22 @@ def date_option(text: str, field: str) -> datetime.date:
         return read_date(text)
     except DateRefused as exc:
         raise SiltfenceError(f"{field}: {exc}", field=field) from None
+
+
+def date_or_today(text: str | None, field: str, jurisdiction: str) -> datetime.date:
+    """A date option, or today in the village's own time zone when it is left out: the
+    shell decides what "today" is; the core only ever receives a date."""
+    if text is not None:
+        return date_option(text, field)
+    from zoneinfo import ZoneInfo
+
+    from siltfence.core.ordinance.loader import load
+
+    zone = ZoneInfo(load(jurisdiction).time_zone)
+    return datetime.datetime.now(zone).date()
+
+
+def print_json(data: Any) -> None:
+    import json
+
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")

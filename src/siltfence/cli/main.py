@@ -9,7 +9,6 @@ starts fast.
 from __future__ import annotations
 
 import datetime
-import json
 import sys
 from enum import StrEnum
 from typing import Annotated, Any
@@ -20,7 +19,8 @@ from click.exceptions import ClickException, UsageError
 from siltfence.cli.analyze import analyze_app
 from siltfence.cli.check import check as _check_command
 from siltfence.cli.demo import demo_app
-from siltfence.cli.inputs import date_option
+from siltfence.cli.determine import determine_and_print
+from siltfence.cli.inputs import date_or_today, print_json
 from siltfence.cli.inputs import read_json_file as _read_json
 from siltfence.cli.ops import backup as _backup_command
 from siltfence.cli.ops import restore as _restore_command
@@ -53,23 +53,6 @@ class BadInput(Exception):
     pass
 
 
-def _parse_date(text: str | None, field: str, jurisdiction: str) -> datetime.date:
-    if text is None:
-        from zoneinfo import ZoneInfo
-
-        from siltfence.core.ordinance.loader import load
-
-        # The shell decides what "today" is, in the village's own time zone; the core
-        # only ever receives a date.
-        zone = ZoneInfo(load(jurisdiction).time_zone)
-        return datetime.datetime.now(zone).date()
-    return date_option(text, field)
-
-
-def _print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-
-
 @app.command()
 def determine(
     jurisdiction: Annotated[str, typer.Option(help="Jurisdiction id (siltfence ordinances list)")],
@@ -80,19 +63,7 @@ def determine(
     format: Annotated[Format, typer.Option(help="json or text")] = Format.json,
 ) -> None:
     """Does this project need an erosion control permit, which plan, and why."""
-    from siltfence.core.ordinance.loader import load
-    from siltfence.core.rules import determine as run_determination
-
-    load(jurisdiction)  # an unknown jurisdiction is named before the facts are read
-    raw = _read_json(facts, "facts")
-    when = _parse_date(on, "on", jurisdiction)
-    result = run_determination(jurisdiction, raw, when)
-    if format is Format.json:
-        _print_json(result.to_json())
-    else:
-        from siltfence.cli.text import determination_text
-
-        sys.stdout.write(determination_text(result.to_json()))
+    determine_and_print(jurisdiction, facts, on, format.value)
 
 
 @app.command()
@@ -157,7 +128,7 @@ def duties(
     if rain_used is not None:
         timeline["rain"] = rain_used
     if format is Format.json:
-        _print_json(timeline)
+        print_json(timeline)
     else:
         sys.stdout.write(_duties_text(timeline))
         if rain_used is not None:
@@ -228,7 +199,7 @@ def ordinances_list(
 
     items = [jurisdiction_summary(o) for o in load_all()]
     if format is Format.json:
-        _print_json(items)
+        print_json(items)
         return
     for item in items:
         sys.stdout.write(
@@ -255,7 +226,7 @@ def ordinances_show(
         if found is None:
             raise BadInput(f"section: Ch. {ordinance.chapter} has no section {section!r}")
         if format is Format.json:
-            _print_json(ordinance_detail(ordinance)["sections"][ordinance.sections.index(found)])
+            print_json(ordinance_detail(ordinance)["sections"][ordinance.sections.index(found)])
         else:
             flag = " (number reconstructed)" if found.reconstructed else ""
             body = found.text if found.text is not None else f"[{found.note}]"
@@ -263,7 +234,7 @@ def ordinances_show(
         return
     detail = ordinance_detail(ordinance)
     if format is Format.json:
-        _print_json(detail)
+        print_json(detail)
         return
     from siltfence.cli.text import ordinance_text
 
@@ -284,13 +255,13 @@ def ordinances_diff(
     from siltfence.core.ordinance.loader import load
 
     a, b = load(left), load(right)
-    on_a = _parse_date(on, "on", left)
-    on_b = _parse_date(on, "on", right)
+    on_a = date_or_today(on, "on", left)
+    on_b = date_or_today(on, "on", right)
     a.version_on(on_a)
     b.version_on(on_b)
     topics = compare(a, b, on_a, on_b)
     if format is Format.json:
-        _print_json(
+        print_json(
             {
                 "left": a.id,
                 "right": b.id,
