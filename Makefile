@@ -57,7 +57,7 @@ $(DATA)/second-factor-key:
 run: install $(DATA)/secret-key $(DATA)/audit-key $(DATA)/second-factor-key
 	@$(RUN_ENV) $(BIN)/python -m siltfence.manage migrate --noinput
 	@$(RUN_ENV) $(BIN)/python -m siltfence.manage collectstatic --noinput --verbosity 0
-	@$(RUN_ENV) $(BIN)/python -m siltfence.manage demo_load
+	@$(RUN_ENV) $(BIN)/python -m tools.demo_load
 	@$(RUN_ENV) $(BIN)/python -m siltfence.manage siltfence_sweep
 	@$(RUN_ENV) SILTFENCE_AUDIT_CLERK_EMAIL=clerk@localhost $(BIN)/siltfence audit checkpoint
 	@echo "Serving http://$(HOST):$(PORT)/ with gunicorn, and the task worker (the daily rain sweep, reminders); Ctrl-C stops both."
@@ -67,8 +67,10 @@ run: install $(DATA)/secret-key $(DATA)/audit-key $(DATA)/second-factor-key
 
 # The current sign-in code of a demo official (the demo's keys are published; any other
 # account is refused): make demo-code WHO=spencer-building-inspector [KEY=1 for the key].
+# The demo's loader and this printer are tools of the repository (tools/), not of the
+# installed package: they run from here, with the repository's root as the current folder.
 demo-code: install $(DATA)/secret-key $(DATA)/audit-key $(DATA)/second-factor-key
-	@$(RUN_ENV) $(BIN)/python -m siltfence.manage demo_code $(if $(KEY),--key) -- "$(WHO)"
+	@$(RUN_ENV) $(BIN)/python -m tools.demo_code $(if $(KEY),--key) -- "$(WHO)"
 
 # The same demo on Django's development server, with debug pages and code reloading.
 # The same key as `make run`'s, since both use the database in $(DATA).
@@ -76,12 +78,12 @@ DEV_ENV = SILTFENCE_DATA_DIR=$(abspath $(DATA)) \
   SILTFENCE_SECOND_FACTOR_KEY="$$(cat $(DATA)/second-factor-key)"
 dev: install $(DATA)/second-factor-key
 	$(DEV_ENV) $(BIN)/python -m siltfence.manage migrate --noinput
-	$(DEV_ENV) SILTFENCE_URL=http://$(HOST):$(PORT)/ $(BIN)/python -m siltfence.manage demo_load
+	$(DEV_ENV) SILTFENCE_URL=http://$(HOST):$(PORT)/ $(BIN)/python -m tools.demo_load
 	$(DEV_ENV) $(BIN)/python -m siltfence.manage runserver $(HOST):$(PORT)
 
 lint: install
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench tools
+	$(BIN)/ruff format --check src tests bench tools
 
 typecheck: install
 	$(BIN)/mypy

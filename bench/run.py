@@ -334,7 +334,7 @@ def sweep_postgres(count: int, sample: int) -> dict[str, object]:
 
 def web_postgres() -> dict[str, object]:
     """The web pages at county scale (bench/web.py, in its own process, against its own
-    PostgreSQL database, filled once by ``siltfence demo scale`` and kept): several minutes
+    PostgreSQL database, filled once by ``python -m tools.scale`` and kept): several minutes
     the first time. SILTFENCE_BENCH_SCALE=0 skips it; so does a missing PostgreSQL, with the
     reason."""
     if os.environ.get("SILTFENCE_BENCH_SCALE", "1") == "0":

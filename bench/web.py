@@ -2,7 +2,7 @@
 
 1. A PostgreSQL database of its own (``siltfence_scale`` next to the one DATABASE_URL or
    SILTFENCE_BENCH_DATABASE_URL names; kept between runs) is migrated and filled by
-   ``siltfence demo scale`` (100,000 applications, 50 municipalities, 20 years of rain
+   ``python -m tools.scale`` (100,000 applications, 50 municipalities, 20 years of rain
    at 30 stations). The generator is idempotent: a second run checks and adds nothing.
    SILTFENCE_BENCH_RAIN_FILE names a real daily rain record to resample (any layout
    ``siltfence rain`` reads); without it the rain is drawn from monthly normals.
@@ -32,7 +32,9 @@
    this scale, in a transaction rolled back afterwards.
 
 Prints JSON. Without PostgreSQL it prints {"skipped": reason}. Alone:
-``python bench/web.py [--permits N] [--seconds S] [--repeats R]``.
+``python bench/web.py [--permits N] [--seconds S] [--repeats R] [--only T,T]``; ``--only``
+measures only the targets named (e.g. ``trivial,trivial_signed_in``: what signing in costs)
+and leaves out the sweep.
 """
 
 from __future__ import annotations
@@ -152,8 +154,9 @@ def _environment(url: str, port: int) -> dict[str, str]:
 
 def _run(command: list[str], env: dict[str, str], timeout: float = 7200) -> float:
     began = time.perf_counter()
+    # From the repository's root, where the tools (``python -m tools.scale``) are found.
     done = subprocess.run(
-        command, env=env, capture_output=True, text=True, timeout=timeout, check=False
+        command, env=env, cwd=REPO, capture_output=True, text=True, timeout=timeout, check=False
     )
     if done.returncode != 0:
         tail = (done.stderr or done.stdout).strip().splitlines()[-5:]
@@ -539,7 +542,9 @@ def measure(
     return found
 
 
-def main(permits: int, seconds: float, warmup: float, repeats: int) -> dict[str, Any]:
+def main(
+    permits: int, seconds: float, warmup: float, repeats: int, only: list[str] | None = None
+) -> dict[str, Any]:
     base = _admin_url()
     if not base.startswith("postgres"):
         return {"skipped": f"the web benchmark needs PostgreSQL; DATABASE_URL is {base!r}"}
@@ -551,13 +556,13 @@ def main(permits: int, seconds: float, warmup: float, repeats: int) -> dict[str,
     env = _environment(url, port)
     manage = [sys.executable, "-m", "siltfence.manage"]
     _run([*manage, "migrate", "--noinput"], env)
-    scale = ["demo", "scale", "--permits", str(permits), "--seed", "1"]
+    scale = ["--permits", str(permits), "--seed", "1"]
     rain_file = os.environ.get("SILTFENCE_BENCH_RAIN_FILE")
-    shown = ["siltfence", *scale]
+    shown = ["python", "-m", "tools.scale", *scale]
     if rain_file:
         scale += ["--rain-file", rain_file]
         shown += ["--rain-file", "$SILTFENCE_BENCH_RAIN_FILE"]
-    generated_s = _run([_bin("siltfence"), *scale], env)
+    generated_s = _run([sys.executable, "-m", "tools.scale", *scale], env)
     _run([*manage, "collectstatic", "--noinput", "--verbosity", "0"], env)
     _django(env)
     from django.conf import settings
@@ -567,6 +572,12 @@ def main(permits: int, seconds: float, warmup: float, repeats: int) -> dict[str,
     username = f"{about['municipality']}-staff"
     session = staff_session(username)
     targets, about = _targets(session[:2])
+    if only:
+        unknown = sorted(set(only) - set(targets))
+        if unknown:
+            raise SystemExit(f"--only: no such target: {', '.join(unknown)}")
+        # The trivial page stays: every share is of it.
+        targets = {name: r for name, r in targets.items() if name in {"trivial", *only}}
     inspected = {name: _inspect(requests) for name, requests in targets.items()}
     session_note = (
         f"{session[2]}; the queue answered {inspected.get('staff_queue', {}).get('status')}"
@@ -576,7 +587,7 @@ def main(permits: int, seconds: float, warmup: float, repeats: int) -> dict[str,
             where = inspected[name]["location"]
             inspected[name]["skipped"] = f"the staff session was not accepted (sent to {where})"
             del targets[name]
-    swept = sweep_at_scale()
+    swept = sweep_at_scale() if not only else {"skipped": "--only"}
     from django.db import connections
 
     connections.close_all()
@@ -638,9 +649,11 @@ if __name__ == "__main__":
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--only", default="", help="targets, comma-separated (default: all)")
     arguments = parser.parse_args()
+    only = [name.strip() for name in arguments.only.split(",") if name.strip()]
     json.dump(
-        main(arguments.permits, arguments.seconds, arguments.warmup, arguments.repeats),
+        main(arguments.permits, arguments.seconds, arguments.warmup, arguments.repeats, only),
         sys.stdout,
         indent=2,
     )

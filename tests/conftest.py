@@ -27,16 +27,26 @@ def pytest_configure(config):
 
     if settings.configured:
         settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+        # The sessions' shared cache (files, decision 45) of this test process alone, not the
+        # data folder's: another run's sessions and answers must not be found here.
+        import atexit
+        import shutil
+        import tempfile
+
+        folder = tempfile.mkdtemp(prefix="siltfence-test-sessions-")
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        settings.CACHES[settings.SESSION_CACHE_ALIAS]["LOCATION"] = folder
 
 
 @pytest.fixture(autouse=True)
 def _an_empty_cache():
     """Each test starts with nothing kept in the process's cache (the public register's
-    pages, the complaint counts): a page kept by one test would outlive its rolled-back
-    database."""
-    from django.core.cache import cache
+    pages, the complaint counts), nor in the sessions' shared cache: a page or a session
+    kept by one test would outlive its rolled-back database."""
+    from django.core.cache import caches
 
-    cache.clear()
+    for kept in caches.all():
+        kept.clear()
 
 
 @pytest.fixture(autouse=True)

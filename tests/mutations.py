@@ -119,8 +119,8 @@ MUTATIONS = (
     Mutation(
         "the party a case is against reads the letters to the attorney",
         "src/siltfence/apps/enforcement/views.py",
-        "if stored.kind in ATTORNEY_LETTERS and not village_ids(",
-        "if False and not village_ids(",
+        "if stored.kind in ATTORNEY_LETTERS and not sees_internal_record(",
+        "if False and not sees_internal_record(",
         (LAW,),
     ),
     Mutation(
@@ -140,8 +140,8 @@ MUTATIONS = (
     Mutation(
         "a modified decision that lifts a revocation changes nothing",
         "src/siltfence/apps/appeals/services.py",
-        "lifts = decision == Decision.REVERSE or (decision == Decision.MODIFY and retracts)",
-        "lifts = decision == Decision.REVERSE",
+        "self.decision == Decision.MODIFY and self.retracts",
+        "False and self.retracts",
         ("tests/integration/test_appeals.py",),
     ),
     Mutation(
@@ -374,6 +374,279 @@ MUTATIONS = (
         'parser.add_argument("--format", default="json", choices=FORMATS)',
         'parser.add_argument("--format", default="text", choices=FORMATS)',
         ("tests/e2e/test_cli_fast_path.py",),
+    ),
+    Mutation(
+        "Thanksgiving is the 3rd Thursday in November in the state's data (§ 995.20)",
+        "ordinances/_states/wi/holidays.yaml",
+        "    weekday: thursday\n    nth: 4\n",
+        "    weekday: thursday\n    nth: 3\n",
+        ("tests/unit/timeline/test_holidays.py",),
+    ),
+    Mutation(
+        "the state's rule for hours no longer leaves out Sundays (§ 990.001(4)(a))",
+        "ordinances/_states/wi/counting.yaml",
+        "hours_skip: [sunday, legal_holiday]",
+        "hours_skip: [legal_holiday]",
+        ("tests/unit/timeline/test_counting.py",),
+    ),
+    Mutation(
+        "a state's holiday is not one on the day its rule took effect ('from')",
+        "src/siltfence/core/ordinance/state_law.py",
+        "if self.starts is not None and day < self.starts:",
+        "if self.starts is not None and day <= self.starts:",
+        ("tests/unit/test_state_folder.py",),
+    ),
+    Mutation(
+        "the stations a clerk leaves unticked are imported anyway",
+        "src/siltfence/apps/rain/jobs.py",
+        "only=job.chosen or None,",
+        "only=None,",
+        ("tests/integration/test_rain_import_stations.py",),
+    ),
+    Mutation(
+        "another village's staff may add a gauge and enter its days",
+        "src/siltfence/apps/rain/gauges.py",
+        "if village_id not in village_ids(actor, Role.STAFF):",
+        "if not village_ids(actor, Role.STAFF):",
+        ("tests/integration/test_rain_import_stations.py",),
+    ),
+    Mutation(
+        "the audit chain's bulk writer links every event to the head, not to the one before",
+        "src/siltfence/apps/audit/chain.py",
+        "        events.append(event)\n        previous = event.hash\n",
+        "        events.append(event)\n",
+        (
+            "tests/integration/test_audit_chain.py"
+            "::test_append_many_links_each_event_as_the_chain_always_did",
+        ),
+    ),
+    Mutation(
+        "the audit chain takes an action that is not in AuditAction",
+        "src/siltfence/apps/audit/chain.py",
+        "        return str(AuditAction(action).value)\n",
+        "        return str(action)\n",
+        (
+            "tests/integration/test_audit_chain.py"
+            "::test_an_action_outside_the_enumeration_is_refused_and_nothing_is_written",
+        ),
+    ),
+    Mutation(
+        "an application fee is rounded to the cent the banker's way, not half up",
+        "src/siltfence/apps/payments/fees.py",
+        "total = (base + per_area * beyond).quantize(CENT, rounding=ROUND_HALF_UP)",
+        "total = (base + per_area * beyond).quantize(CENT)",
+        ("tests/integration/test_payments.py::test_the_fee_is_rounded_to_the_cent_half_up",),
+    ),
+    Mutation(
+        "a payment corrected still counts in the total beside its correction",
+        "src/siltfence/apps/payments/selectors.py",
+        "payments.filter(correction__isnull=True).aggregate(",
+        "payments.aggregate(",
+        (
+            "tests/integration/test_payments.py"
+            "::test_an_invoice_payment_corrected_moves_the_balance",
+        ),
+    ),
+    Mutation(
+        "a staff list's download gives another village's rows to whoever asks for them",
+        "src/siltfence/presentation/tables.py",
+        "    if asked in yours:\n        return {asked}",
+        "    if asked:\n        return {asked}",
+        ("tests/integration/test_staff_csv.py",),
+    ),
+    Mutation(
+        "a download writes a text starting with = as it is, a formula to a spreadsheet",
+        "src/siltfence/presentation/tables.py",
+        """return "'" + text if text[:1] in FORMULA_STARTS else text""",
+        "return text",
+        ("tests/integration/test_staff_csv.py",),
+    ),
+    Mutation(
+        "the payments received in a year take in an invoice paid in a later year",
+        "src/siltfence/apps/payments/selectors.py",
+        "village_id__in=villages, received_on__year=year, correction__isnull=True",
+        "village_id__in=villages, received_on__year__gte=year, correction__isnull=True",
+        ("tests/integration/test_staff_csv.py",),
+    ),
+    Mutation(
+        "a motion to reverse carries one concurring vote short of the village's rule (gap 27)",
+        "src/siltfence/core/board/sitting.py",
+        "carried=sitting.has_quorum and yes >= needed and yes > no,",
+        "carried=sitting.has_quorum and yes >= needed - 1 and yes > no,",
+        (
+            "tests/unit/test_board_sitting.py",
+            "tests/integration/test_board_votes.py::"
+            "test_B_2_and_B_3_the_same_3_to_2_vote_differs_only_by_the_village_s_rule",
+        ),
+    ),
+    Mutation(
+        "the board records a vote at a hearing without a quorum (§ 413-12A, § 135-12A(3))",
+        "src/siltfence/apps/appeals/hearings.py",
+        "    if not hearing.has_quorum:\n",
+        "    if False:\n",
+        (
+            "tests/integration/test_board_votes.py::"
+            "test_B_6_without_a_quorum_no_decision_can_be_recorded",
+        ),
+    ),
+    Mutation(
+        "an alternate sits though every member is present (gap 27)",
+        "src/siltfence/core/board/sitting.py",
+        "        if open_places == 0:\n            break\n",
+        "",
+        (
+            "tests/unit/test_board_sitting.py",
+            "tests/integration/test_board_votes.py::"
+            "test_B_8_an_alternate_present_with_every_member_sitting_does_not_vote",
+        ),
+    ),
+    Mutation(
+        "an emailed notice of intent counts as issued (§ 413-10E 'issuing', gap 31)",
+        "src/siltfence/core/timeline/enforcement.py",
+        '"notice_of_intent_issued": ("handed_over", "posted_on_site", "mailed"),',
+        '"notice_of_intent_issued": ("handed_over", "posted_on_site", "mailed", "emailed"),',
+        (
+            "tests/integration/test_service_cases.py::"
+            "test_S_7_the_notice_of_intent_is_issued_when_it_is_mailed_not_when_dated_or_emailed",
+        ),
+    ),
+    Mutation(
+        "a mailed notice to cease notifies when sent, not when received (§ 135-11C, gap 33)",
+        "src/siltfence/core/timeline/enforcement.py",
+        '"notified_to_cease": ("handed_over",),',
+        '"notified_to_cease": ("handed_over", "mailed", "emailed"),',
+        (
+            "tests/integration/test_service_cases.py::"
+            "test_S_15_mailed_the_party_is_notified_on_the_day_it_was_received",
+        ),
+    ),
+    Mutation(
+        "the engineer or the contractor is taken for the owner a notice is addressed to",
+        "src/siltfence/apps/documents/addressees.py",
+        'owner_roles = ("landowner", "responsible_party")',
+        'owner_roles = ("landowner", "responsible_party", "engineer", "contractor")',
+        (
+            "tests/integration/test_notices_served.py::"
+            "test_the_placard_goes_to_the_permittee_and_the_landowner_never_the_engineer",
+        ),
+    ),
+    Mutation(
+        "a site-log entry after the permit's last day is not flagged (§ 413-8A, § 135-7A)",
+        "src/siltfence/apps/sitelog/selectors.py",
+        "    return at >= no_permit_from(permit)\n",
+        "    return False\n",
+        ("tests/integration/test_work_after_the_last_day.py",),
+    ),
+    Mutation(
+        "the permit page leaves out the work recorded after its last day",
+        "src/siltfence/apps/web/staff_views.py",
+        "entries_without_permit(permit) if timezone.localdate() > permit.expires_on else []",
+        "[]",
+        ("tests/integration/test_work_after_the_last_day.py",),
+    ),
+    Mutation(
+        "the staff are not told of work recorded without a permit",
+        "src/siltfence/apps/outbox/notices.py",
+        "        if isinstance(words, dict):\n",
+        "        if False:\n",
+        ("tests/integration/test_work_after_the_last_day.py",),
+    ),
+    Mutation(
+        "an answer names none of the readings its rule rests on",
+        "src/siltfence/core/timeline/context.py",
+        '        for id in rule.get("readings", ()):\n',
+        "        for id in ():\n",
+        ("tests/unit/timeline/test_readings_on_answers.py",),
+    ),
+    Mutation(
+        "Spencer's revocation leaves out from what its 10 days run (gap 21)",
+        "ordinances/spencer-wi/rules.yaml",
+        '      # From what the "10 days" run, named on the step.\n'
+        "      readings: [ten-days-from]\n",
+        "",
+        ("tests/unit/timeline/test_readings_on_answers.py",),
+    ),
+    Mutation(
+        "New Glarus's review clock leaves out the reading of a request for information (gap 22)",
+        "ordinances/new-glarus-wi/rules.yaml",
+        "    # The text names no request for information: that one answers the clock is a "
+        "reading.\n    readings: [information-request-clock]\n",
+        "",
+        (
+            "tests/unit/timeline/test_readings_on_answers.py",
+            "tests/integration/test_readings_on_the_screens.py",
+        ),
+    ),
+    Mutation(
+        "New Glarus's weekly duties leave out the reading of 'week' (gap 13)",
+        "ordinances/new-glarus-wi/rules.yaml",
+        '    # How "week" is read, named on each week\'s duty.\n'
+        "    readings: [weekly-inspection]\n",
+        "",
+        ("tests/unit/timeline/test_readings_on_answers.py",),
+    ),
+    Mutation(
+        "Spencer's rain duties leave out the reading of 'a rain' (gaps 4 and 20)",
+        "ordinances/spencer-wi/rules.yaml",
+        '    # What "a rain" is, named on each duty it sets.\n'
+        "    readings: [rain-event, each-rain]\n",
+        "",
+        ("tests/unit/timeline/test_readings_on_answers.py",),
+    ),
+    Mutation(
+        "New Glarus numbers its extension reading 24, the list's number for interest",
+        "ordinances/new-glarus-wi/rules.yaml",
+        "  - id: extension-total\n    number: 28\n",
+        "  - id: extension-total\n    number: 24\n",
+        ("tests/unit/test_gap_numbers.py",),
+    ),
+    Mutation(
+        "Spencer has no gap 25 (a pending appeal), which the case page cites",
+        "ordinances/spencer-wi/rules.yaml",
+        "  - id: pending-appeal\n    number: 25\n",
+        "  - id: pending-appeal\n    number: 29\n",
+        ("tests/unit/test_gap_numbers.py",),
+    ),
+    Mutation(
+        "signing out leaves the session in the cache the workers share",
+        "src/siltfence/apps/accounts/sessions.py",
+        "        self._cache.set(self.cache_key_prefix + session_key, ENDED, "
+        "settings.SESSION_COOKIE_AGE)\n",
+        "        pass\n",
+        (
+            "tests/integration/test_signed_in_cost.py"
+            "::test_signing_out_on_one_worker_ends_the_session_on_another_at_once",
+        ),
+    ),
+    Mutation(
+        "a device turned off or replaced keeps the sessions it verified on every worker",
+        "src/siltfence/apps/accounts/signed_in.py",
+        "    _cache().delete(key)\n    transaction.on_commit(lambda: _cache().delete(key))\n",
+        "    pass\n",
+        (
+            "tests/integration/test_signed_in_cost.py"
+            "::test_turning_codes_off_ends_the_verified_state_of_the_same_session_elsewhere_at_once",
+        ),
+    ),
+    Mutation(
+        "the appellant reads a step's internal note and the letters to the attorney",
+        "src/siltfence/apps/enforcement/selectors.py",
+        "return village_id in village_ids(user, Role.STAFF, Role.INSPECTOR)",
+        "return True",
+        (
+            "tests/integration/test_appeal_page_privacy.py"
+            "::test_the_permittee_reaches_neither_the_internal_note_nor_the_attorney_letter",
+        ),
+    ),
+    Mutation(
+        "the appeals board reads the internal note the appellant cannot (decision 47)",
+        "src/siltfence/apps/enforcement/selectors.py",
+        "return village_id in village_ids(user, Role.STAFF, Role.INSPECTOR)",
+        "return village_id in village_ids(user, Role.STAFF, Role.INSPECTOR, Role.APPEALS_BOARD)",
+        (
+            "tests/integration/test_appeal_page_privacy.py"
+            "::test_the_villages_staff_read_the_note_and_the_letter_and_the_board_does_not",
+        ),
     ),
 )
 

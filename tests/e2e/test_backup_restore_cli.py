@@ -27,6 +27,9 @@ import pytest
 
 SILTFENCE = [sys.executable, "-c", "from siltfence.cli.determine import run; run()"]
 MANAGE = [sys.executable, "-m", "siltfence.manage"]
+# The demo loader is a tool of the repository (tools/), found from its root.
+REPO = Path(__file__).resolve().parents[2]
+DEMO_LOAD = [sys.executable, "-m", "tools.demo_load"]
 SUITE_DATABASE_URL = os.environ.get("DATABASE_URL", "")
 ON_POSTGRES = SUITE_DATABASE_URL.startswith("postgres")
 AUDIT_KEY = secrets.token_urlsafe(48)
@@ -42,6 +45,7 @@ def _env(data_dir: Path, database_url: str = "", **extra: str) -> dict[str, str]
         {
             "DJANGO_SETTINGS_MODULE": "siltfence.config.settings",
             "SILTFENCE_DATA_DIR": str(data_dir),
+            "PYTHONPATH": os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p),
             **extra,
         }
     )
@@ -109,8 +113,8 @@ def postgres_databases() -> Iterator[tuple[str, str]]:
 
 
 def _load_demo(data_dir: Path, database_url: str = "") -> None:
-    for command in (["migrate", "--noinput"], ["demo_load"]):
-        run = _run([*MANAGE, *command], data_dir, database_url)
+    for command in ([*MANAGE, "migrate", "--noinput"], DEMO_LOAD):
+        run = _run(command, data_dir, database_url)
         assert run.returncode == 0, run.stderr
 
 

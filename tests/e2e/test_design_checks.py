@@ -214,8 +214,8 @@ def test_the_pdf_is_an_attachment_holding_the_report(web):
 
 
 def test_the_pdf_text_lists_the_failures_first_with_their_sections():
-    from siltfence.apps.web.design_pdf import report_pdf
     from siltfence.core.engineering.report import review_plan
+    from siltfence.presentation.design_pdf import report_pdf
 
     plan = json.loads((CASES / "stockpiles.json").read_text(encoding="utf-8"))
     raw = report_pdf(review_plan(plan).to_dict(), compress=False).decode("latin-1")

@@ -152,9 +152,11 @@ staff-disapprove          POST   review    login  403    404    did:SA 404    40
 staff-fee                 GET    review    login  405    405    405    405    405    405
 staff-surety-receive      GET    await     login  405    405    405    405    405    405
 staff-surety-receive      POST   await     login  403    404    did:SA 404    403    403
-staff-fee                 POST   review    login  403    404    did:SA 404    403    403
+staff-fee                 POST   review    login  403    404    nak:SA 404    403    403
 staff-permits             GET    -         login  403    403    200    200    200    200
 staff-permits             POST   -         login  405    405    405    405    405    405
+staff-payments            GET    -         login  403    403    200    200    403    403
+staff-payments            POST   -         login  405    405    405    405    405    405
 inspector-home            GET    -         login  403    403    403    403    200    403
 inspector-home            POST   -         login  405    405    405    405    405    405
 appeals-home              GET    -         login  403    403    403    403    403    200
@@ -416,7 +418,15 @@ def request_for(row: Row, role: str) -> tuple[dict[str, Any], dict[str, Any]]:
         "staff-request-information": {"message": "Show the basin outlet."},
         "staff-approve": {"reasons": "The plan meets the chapter.", "confirm": "yes"},
         "staff-disapprove": {"reasons": "No inlet protection.", "confirm": "yes"},
-        "staff-fee": {"amount": "75.00", "paid_on": _today()},
+        # No fee is set for the application under review: staff reach the service, which
+        # refuses a payment of a fee that is not due (tests/integration/test_payments.py
+        # records one).
+        "staff-fee": {
+            "purpose": "application_fee",
+            "amount": "75.00",
+            "paid_on": _today(),
+            "method": "cash",
+        },
         "permit-extend": {"days": "30", "added_measures": "Second fence row."},
         "permit-close": {"cover_percent": "85", "confirm": "yes"},
         "password-reset": {"email": "nobody@example.org"},
@@ -568,6 +578,7 @@ LIST_PAGES = [
     "web:portal",
     "web:staff-queue",
     "web:staff-permits",
+    "web:staff-payments",
     "web:inspector-home",
     "web:appeals-home",
     "web:home",

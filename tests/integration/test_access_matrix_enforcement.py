@@ -7,7 +7,8 @@ applicant A's permit case in Spencer. Outcomes as in test_access_matrix.py:
   login             302 to the login page
   did:PLACE         302 to PLACE, and the action was recorded (new audit events)
 Places: C the case page, CS the cases list, V Spencer's enforcement settings, AP an
-appeal's page (new or the target's), R the complaint receipt page.
+appeal's page (new or the target's), R the complaint receipt page, SV the stop-work
+placard's service page.
 Whatever the outcome, a GET or a refused POST writes nothing. A 500 fails the test.
 """
 
@@ -19,6 +20,7 @@ from typing import Any
 
 import factories
 import pytest
+from board_helpers import board_decides, roll_all_present, seat_board
 from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
@@ -69,6 +71,12 @@ enforcement:photo                GET    photo    login  404    404    200    404
 enforcement:photo                POST   photo    login  405    405    405    405    405    405
 enforcement:document             GET    doc      login  200    404    200    404    200    200
 enforcement:document             POST   doc      login  405    405    405    405    405    405
+enforcement:service              GET    doc      login  404    404    200    404    200    200
+enforcement:service              POST   doc      login  404    404    did:SV 404    did:SV 403
+enforcement:proof-of-service     GET    doc      login  404    404    200    404    200    200
+enforcement:proof-of-service     POST   doc      login  405    405    405    405    405    405
+enforcement:service-received     GET    service  login  405    405    405    405    405    405
+enforcement:service-received     POST   service  login  403    404    did:SV 404    did:SV 403
 enforcement:village              GET    village  login  403    403    200    403    403    403
 enforcement:village              POST   village  login  403    403    did:V  403    403    403
 enforcement:complaint            GET    -        200    200    200    200    200    200    200
@@ -95,8 +103,16 @@ appeals:detail                   GET    appeal   login  200    404    200    404
 appeals:detail                   POST   appeal   login  405    405    405    405    405    405
 appeals:hearing                  GET    appeal   login  405    405    405    405    405    405
 appeals:hearing                  POST   appeal   login  403    404    did:AP 404    403    did:AP
-appeals:decide                   GET    appeal   login  405    405    405    405    405    405
-appeals:decide                   POST   appeal   login  403    404    403    404    403    did:AP
+appeals:roll                     GET    appeal   login  405    405    405    405    405    405
+appeals:roll                     POST   appeal   login  403    404    did:AP 404    403    403
+appeals:vote                     GET    appeal   login  405    405    405    405    405    405
+appeals:vote                     POST   appeal   login  403    404    400    404    403    403
+appeals:not-reversed             GET    appeal   login  405    405    405    405    405    405
+appeals:not-reversed             POST   appeal   login  403    404    400    404    403    403
+appeals:notice                   GET    appeal   login  200    404    200    404    200    200
+appeals:notice                   POST   appeal   login  405    405    405    405    405    405
+appeals:agenda                   GET    agenda   login  403    403    200    403    403    200
+appeals:agenda                   POST   agenda   login  405    405    405    405    405    405
 appeals:document                 GET    decided  login  200    404    200    404    200    200
 appeals:document                 POST   decided  login  405    405    405    405    405    405
 """
@@ -173,6 +189,15 @@ class World:
         )
         self.invoice = s.invoice_issue(case=self.case, staff=staff, on=timezone.localdate(ago(20)))
         self.document = self.case.documents.first()
+        # A copy of the placard mailed, the day it was received not yet known.
+        self.service = s.document_serve(
+            document=self.document,
+            user=staff,
+            method="mailed_first_class",
+            at=ago(58),
+            to_name="Alex Schmid",
+            address={"street": "PO Box 12", "city": "Spencer", "state": "WI", "zip_code": "54479"},
+        )
         self.report = s.complaint_file(
             village=permit.village,
             description="Mud.",
@@ -200,14 +225,22 @@ class World:
             )
 
         self.appeal = heard("The fence was up.")
-        self.decided = appeals.appeal_decide(
-            # A second appellant's appeal (one appellant has one pending appeal of an order).
-            appeal=heard("Again.", appellant="Schmid Excavating LLC"),
-            board_member=people.board[factories.SPENCER],
+        # A second appellant's appeal (one appellant has one pending appeal of an order),
+        # decided by the board (its chair records the roll and the vote).
+        self.decided = board_decides(
+            heard("Again.", appellant="Schmid Excavating LLC"),
             at=ago(39),
             decision="affirm",
             reasons="The photo shows the inlet.",
         )
+        self.board = seat_board(factories.SPENCER)
+
+    def roll_data(self) -> dict[str, str]:
+        """Everyone on the roll of the undecided appeal's hearing present."""
+        return {
+            f"status_{call.person}": call.status
+            for call in roll_all_present(self.appeal, self.board)
+        }
 
     def user(self, role: str) -> Any:
         p, sp = self.people, factories.SPENCER
@@ -229,9 +262,11 @@ class World:
             "report": [self.report.pk],
             "photo": [self.photo.pk],
             "doc": [self.document.pk],
+            "service": [self.service.pk],
             "village": [factories.SPENCER],
             "appeal": [self.appeal.pk],
             "decided": [self.decided.pk],
+            "agenda": [factories.SPENCER, timezone.localtime(self.appeal.hearing_at).date()],
         }[row.target]
         if row.name == "enforcement:case-step":
             args.append("compliance")
@@ -247,6 +282,7 @@ class World:
             "C": reverse("enforcement:case", args=[self.case.pk]),
             "CS": reverse("enforcement:cases"),
             "V": reverse("enforcement:village", args=[factories.SPENCER]),
+            "SV": reverse("enforcement:service", args=[self.document.pk]),
         }[place]
 
 
@@ -257,7 +293,14 @@ def _data(row: Row) -> dict[str, Any]:
         return {}
     return {
         "enforcement:case-step": {"at": now, "text": "Complied."},
-        "enforcement:invoice-step": {"amount": "50", "paid_on": today},
+        "enforcement:service": {
+            "method": "handed_over",
+            "served_at": now,
+            "to": "other",
+            "to_name": "Alex Schmid",
+        },
+        "enforcement:service-received": {"received_on": today, "received_how": "Receipt card"},
+        "enforcement:invoice-step": {"amount": "50", "paid_on": today, "method": "cash"},
         "enforcement:violation-new": {
             "village": factories.SPENCER,
             "address": "77 Oak St, Spencer",
@@ -297,7 +340,8 @@ def _data(row: Row) -> dict[str, Any]:
             "notice_given_on": (timezone.localdate() - datetime.timedelta(days=7)).isoformat(),
             "notice_to": "Alex Schmid",
         },
-        "appeals:decide": {"decision": "affirm", "reasons": "Upheld.", "decided_at": now},
+        "appeals:vote": {"kind": "affirm", "reasons": "Upheld.", "voted_at": now},
+        "appeals:not-reversed": {"decided_at": now},
         "register:feed": {},
     }.get(row.name, {})
 
@@ -330,6 +374,8 @@ def test_each_role_gets_the_expected_answer_from_each_enforcement_url(row, role,
     data = _data(row)
     if row.name == "appeals:new":
         data["action"] = str(world.order.pk)
+    if row.name == "appeals:roll" and row.method == "POST":
+        data = world.roll_data()
     client = Client()
     user = world.user(role)
     if user is not None:

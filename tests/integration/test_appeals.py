@@ -12,6 +12,7 @@ import datetime
 from typing import Any
 
 import pytest
+from board_helpers import board_decides
 from enforcement_helpers import at, permit_filed_on
 from factories import NEW_GLARUS, SPENCER, People
 
@@ -156,12 +157,10 @@ def test_a_hearing_then_a_reversal_retracts_the_stop_work_order_by_the_board(
     )
     board = people.board[NEW_GLARUS]
     with pytest.raises(ActionRefused) as no_hearing:
-        a.appeal_decide(
-            appeal=appeal, board_member=board, at=at("2026-07-03"), decision="reverse", reasons="x"
-        )
-    assert str(no_hearing.value) == (
-        "decision: the Zoning Board of Appeals decides after a hearing; none has been held "
-        "(hearing: not set)"
+        board_decides(appeal, at=at("2026-07-03"), decision="reverse", reasons="x")
+    assert (
+        str(no_hearing.value)
+        == f"hearing: no hearing is set for appeal {appeal.number}; set it first"
     )
     with pytest.raises(ActionRefused) as late_notice:
         a.appeal_hearing_schedule(
@@ -180,18 +179,12 @@ def test_a_hearing_then_a_reversal_retracts_the_stop_work_order_by_the_board(
         notice_to="Alex Schmid; the Village Administrator",
         place="Village Hall",
     )
-    with pytest.raises(ActionRefused) as staff_decides:
-        a.appeal_decide(
-            appeal=appeal,
-            board_member=people.staff[NEW_GLARUS],
-            at=at("2026-07-14", 20),
-            decision="reverse",
-            reasons="x",
-        )
-    assert staff_decides.value.field == "village"
-    decided = a.appeal_decide(
-        appeal=appeal,
-        board_member=board,
+    # One member of the board (not its chair) cannot record the board's decision alone.
+    with pytest.raises(ActionRefused) as one_member:
+        board_decides(appeal, at=at("2026-07-14", 20), decision="reverse", reasons="x", by=board)
+    assert one_member.value.field == "village"
+    decided = board_decides(
+        appeal,
         at=at("2026-07-14", 20),
         decision="reverse",
         reasons="The photographs show the neighbouring lot.",
@@ -231,9 +224,8 @@ def test_a_reversed_revocation_puts_the_permit_back_in_force(people: People) -> 
         notice_given_on=datetime.date(2026, 7, 14),
         notice_to="Alex Schmid",
     )
-    a.appeal_decide(
-        appeal=appeal,
-        board_member=people.board[SPENCER],
+    board_decides(
+        appeal,
         at=at("2026-07-20", 20),
         decision="reverse",
         reasons="Compliance was shown before the revocation.",
@@ -256,9 +248,8 @@ def test_a_modified_revocation_restores_the_permit_when_the_board_says_it_lifts_
         reasons="Fence still down.",
     )
     appeal = _appeal_heard(people, NEW_GLARUS, revocation, "aggrieved_person")
-    a.appeal_decide(
-        appeal=appeal,
-        board_member=people.board[NEW_GLARUS],
+    board_decides(
+        appeal,
         at=at("2026-07-20", 20),
         decision="modify",
         reasons="The fence was repaired on July 9.",
@@ -286,9 +277,8 @@ def test_only_a_modified_decision_says_whether_it_lifts_the_order(people: People
     order = _order(people, SPENCER)
     appeal = _appeal_heard(people, SPENCER, order, "permittee")
     with pytest.raises(ActionRefused) as refused:
-        a.appeal_decide(
-            appeal=appeal,
-            board_member=people.board[SPENCER],
+        board_decides(
+            appeal,
             at=at("2026-07-20", 20),
             decision="affirm",
             reasons="The order stands.",
@@ -329,9 +319,8 @@ def test_reversing_an_order_already_complied_with_leaves_a_later_order_in_force(
     later = s.stop_work_order_post(
         case=order.case, staff=staff, at=at("2026-07-16"), grounds=["conditions-not-met"]
     )
-    a.appeal_decide(
-        appeal=appeal,
-        board_member=people.board[NEW_GLARUS],
+    board_decides(
+        appeal,
         at=at("2026-07-20", 20),
         decision="reverse",
         reasons="The first order was posted on the wrong lot.",
@@ -356,9 +345,8 @@ def test_reversing_a_revocation_already_retracted_leaves_a_later_revocation_in_e
         case=order.case, staff=staff, at=at("2026-07-14"), order="revocation", reason="Fixed."
     )
     s.permit_revoke(case=order.case, staff=staff, at=at("2026-07-16"), reasons="Down again.")
-    a.appeal_decide(
-        appeal=appeal,
-        board_member=people.board[SPENCER],
+    board_decides(
+        appeal,
         at=at("2026-07-20", 20),
         decision="reverse",
         reasons="The first revocation came before the ten days had run.",
@@ -387,9 +375,8 @@ def test_a_variance_is_granted_only_with_all_three_findings(people: People, vill
     )
     findings = {"public_interest": "No downstream harm.", "special_conditions": "Bedrock at 2 ft."}
     with pytest.raises(ActionRefused) as refused:
-        a.appeal_decide(
-            appeal=appeal,
-            board_member=board,
+        board_decides(
+            appeal,
             at=at("2026-07-10", 19),
             decision="grant",
             reasons="Granted.",
@@ -400,9 +387,8 @@ def test_a_variance_is_granted_only_with_all_three_findings(people: People, vill
         "enforcement would result in unnecessary hardship (§ 413-12A)"
     )
     findings["unnecessary_hardship"] = "Blasting would cost more than the house."
-    decided = a.appeal_decide(
-        appeal=appeal,
-        board_member=board,
+    decided = board_decides(
+        appeal,
         at=at("2026-07-10", 19),
         decision="grant",
         reasons="Granted.",

@@ -18,8 +18,16 @@ from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 from factories import close_purge_window, open_purge_window
 
-from siltfence.apps.audit.chain import chain_verify
-from siltfence.apps.audit.models import AuditEvent
+from siltfence.apps.audit.chain import (
+    AuditEntry,
+    Head,
+    Verification,
+    append_many,
+    chain_head,
+    chain_verify,
+    event_record,
+)
+from siltfence.apps.audit.models import AuditAction, AuditEvent, ChainHead
 from siltfence.apps.permits import services
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.models import Village
@@ -112,10 +120,11 @@ SERVICE_CALLS: dict[str, Call] = {
         "fee_payment_record",
         "staff",
         lambda w: services.fee_payment_record(
-            application=w.app("under_review"),
+            application=w.app("draft"),
             staff=w.staff,
             paid_on=_today(),
             amount=Decimal("75.00"),
+            method="cash",
         ),
     ),
     "application_information_request": Call(
@@ -255,10 +264,22 @@ SERVICE_CALLS: dict[str, Call] = {
             authority="Village Board resolution 2030-01",
         ),
     ),
+    "party_address_set": Call(
+        "party_address_set",
+        "staff",
+        lambda w: services.party_address_set(
+            party=w.permit.application.parties.first(),
+            user=w.staff,
+            address={"street": "PO Box 12", "city": "Wausau", "state": "WI", "zip_code": "54401"},
+        ),
+    ),
 }
 
 # Services that read, and village_sync (tested on its own below).
 NOT_WRITERS = {
+    "mailing_address_read",
+    "parties_read",
+    "party_read",
     "fee_in_force",
     "application_fee_due",
     "application_missing",
@@ -287,6 +308,15 @@ class World:
     def amendment(self) -> Any:
         return self.spencer.amendment
 
+    def fee_set(self) -> None:
+        services.fee_schedule_set(
+            village=Village.objects.get(pk=SPENCER),
+            staff=self.staff,
+            effective_from=datetime.date(2026, 1, 1),
+            amount=Decimal("75.00"),
+            authority="Village Board resolution 2026-4",
+        )
+
     def prepare(self, name: str) -> None:
         """Make what the call needs, so that only the call itself is counted."""
         needs = {
@@ -294,13 +324,14 @@ class World:
             "application_facts_update": lambda: self.app("draft"),
             "application_checklist_set": lambda: self.app("draft"),
             "application_submit": lambda: self.app("draft"),
-            "fee_payment_record": lambda: self.app("under_review"),
+            "fee_payment_record": lambda: (self.fee_set(), self.app("draft")),
             "application_information_request": lambda: self.app("under_review"),
             "application_information_provide": lambda: self.app("information_requested"),
             "application_approve": lambda: self.app("under_review"),
             "application_disapprove": lambda: self.app("under_review"),
             "permit_extend": lambda: self.permit,
             "permit_close": lambda: self.permit,
+            "party_address_set": lambda: self.permit,
             "surety_record": lambda: self.permit,
             "surety_receive": lambda: self.app("awaiting_surety"),
             "surety_draw": lambda: self.spencer.surety,
@@ -593,3 +624,157 @@ def test_a_deleted_last_row_is_found_missing_against_the_chain_head(chain):
     result = chain_verify()
     assert not result.ok
     assert result.broken_at == target.seq
+
+
+# --- a chain written before, the bulk writer, the head, the actions ----------------------
+
+# Three events as the chain stored them before its actions were an enumeration: their
+# hashes were computed then, and are kept here as written. Values of ``AuditAction`` are
+# never renamed, so such a chain still verifies, and the same events appended today get the
+# same hashes.
+WRITTEN_BEFORE = [
+    (
+        {
+            "at": datetime.datetime(2026, 3, 2, 15, 4, 5, tzinfo=datetime.UTC),
+            "actor_label": "system",
+            "village": SPENCER,
+            "entity": "village",
+            "entity_id": 0,
+            "action": "village_sync",
+            "citation": "§ 990.001(4) Wis. Stats.",
+            "after": {"name": "Village of Spencer", "closures_seeded_for_years": [2026, 2027]},
+        },
+        "ad1e387bd23104effdf129fa5d2f7f0d8baf6df231191b1f56d15adc50be6624",
+    ),
+    (
+        {
+            "at": datetime.datetime(2026, 3, 3, 14, 0, 0, tzinfo=datetime.UTC),
+            "actor_label": "contractor-jo",
+            "village": SPENCER,
+            "entity": "application",
+            "entity_id": 7,
+            "action": "application_submit",
+            "citation": "§ 413-8C(1)",
+            "before": {"status": "draft"},
+            "after": {"status": "under_review", "number": "SP-2026-0007"},
+        },
+        "e28fdad168493018b9ce438c44b5394e752a80bf6a21961249bdcc9075470697",
+    ),
+    (
+        {
+            "at": datetime.datetime(2026, 3, 20, 16, 30, 0, tzinfo=datetime.UTC),
+            "actor_label": "spencer-building-inspector",
+            "village": SPENCER,
+            "entity": "application",
+            "entity_id": 7,
+            "action": "application_approve",
+            "reason": "Plan meets § 413-7 — fences, pads",
+            "citation": "§ 413-8C(2)",
+            "before": {"status": "under_review"},
+            "after": {"status": "approved", "expires_on": "2027-03-20"},
+        },
+        "14953529927546023f1f8b4181af76e747a9cb52c1a4662908feaaf2ee5601ca",
+    ),
+]
+
+
+def _written_before() -> None:
+    """The rows as an earlier version stored them, inserted as they are (not by the
+    writer of today), with the chain's head where that version left it."""
+    previous = "0" * 64
+    for seq, (fields, digest) in enumerate(WRITTEN_BEFORE, start=1):
+        AuditEvent(seq=seq, prev_hash=previous, hash=digest, **fields).save(force_insert=True)
+        previous = digest
+    ChainHead.objects.update_or_create(id=1, defaults={"seq": seq, "hash": previous})
+
+
+def test_a_chain_written_before_still_verifies_and_grows(db):
+    _written_before()
+    assert chain_verify() == Verification(True, 3)
+    with transaction.atomic():
+        event = event_record(
+            actor=None,
+            entity="application",
+            entity_id=7,
+            action=AuditAction.APPLICATION_APPROVE,
+            village=SPENCER,
+            citation="§ 413-8C(2)",
+        )
+    assert (event.seq, event.prev_hash) == (4, WRITTEN_BEFORE[-1][1])
+    assert AuditEvent.objects.get(seq=4).action == "application_approve"
+    assert chain_verify() == Verification(True, 4)
+
+
+def test_append_many_links_each_event_as_the_chain_always_did(db):
+    with transaction.atomic():
+        written = append_many(AuditEntry(**fields) for fields, _ in WRITTEN_BEFORE)
+    assert written == 3
+    events = list(AuditEvent.objects.order_by("seq"))
+    assert [e.hash for e in events] == [digest for _, digest in WRITTEN_BEFORE]
+    assert [e.seq for e in events] == [1, 2, 3]
+    assert events[2].reason == "Plan meets § 413-7 — fences, pads"
+    assert events[1].after == {"status": "under_review", "number": "SP-2026-0007"}
+    assert chain_head() == Head(3, WRITTEN_BEFORE[-1][1])
+    assert chain_verify() == Verification(True, 3)
+
+
+def test_append_many_goes_on_from_the_head_and_event_record_after_it(people):
+    before = chain_head()  # the villages' own events, and their people's roles
+    assert before.seq > 0
+    at = timezone.now() - datetime.timedelta(days=400)
+    with transaction.atomic():
+        appended = append_many(
+            [
+                AuditEntry(
+                    at=at + datetime.timedelta(hours=hour, microseconds=917),
+                    entity="permit",
+                    entity_id=hour,
+                    action=AuditAction.PERMIT_CLOSE,
+                    village=NEW_GLARUS,
+                    actor_id=people.staff[NEW_GLARUS].pk,
+                    actor_label=people.staff[NEW_GLARUS].username,
+                    # A date is stored as its text, and the hash reads it back so.
+                    after={"closed_on": (at + datetime.timedelta(hours=hour)).date()},
+                )
+                for hour in range(5)
+            ]
+        )
+    assert appended == 5
+    new = list(AuditEvent.objects.filter(seq__gt=before.seq).order_by("seq"))
+    assert [e.seq for e in new] == list(range(before.seq + 1, before.seq + 6))
+    assert new[0].prev_hash == before.hash
+    assert all(e.at.microsecond == 0 and e.at.utcoffset() == datetime.timedelta(0) for e in new)
+    assert isinstance(new[0].after["closed_on"], str)
+    assert chain_head() == Head(new[-1].seq, new[-1].hash)
+    with transaction.atomic():
+        last = event_record(
+            actor=None, entity="permit", entity_id=1, action="permit_close", village=SPENCER
+        )
+    assert last.prev_hash == new[-1].hash
+    assert chain_verify().ok
+
+
+def test_an_action_outside_the_enumeration_is_refused_and_nothing_is_written(villages):
+    head = chain_head()
+    count = AuditEvent.objects.count()
+    good = AuditEntry(at=timezone.now(), entity="permit", entity_id=1, action="permit_close")
+    bad = AuditEntry(at=timezone.now(), entity="permit", entity_id=1, action="permit_closed")
+    refused = "'permit_closed' is not an audit action"
+    with pytest.raises(ValueError, match=refused), transaction.atomic():
+        append_many([good, bad])
+    with pytest.raises(ValueError, match="not an audit action"), transaction.atomic():
+        event_record(actor=None, entity="permit", entity_id=1, action="application_withdraw")
+    naive = AuditEntry(
+        at=datetime.datetime(2026, 1, 1, 12), entity="permit", entity_id=1, action="permit_close"
+    )
+    with pytest.raises(ValueError, match="no time zone"), transaction.atomic():
+        append_many([naive])
+    assert AuditEvent.objects.count() == count and chain_head() == head
+    assert chain_verify().ok
+
+
+def test_the_head_of_an_empty_chain_is_the_genesis(db):
+    assert chain_head() == Head(0, "0" * 64)
+    with transaction.atomic():
+        assert append_many([]) == 0
+    assert chain_head() == Head(0, "0" * 64)

@@ -123,8 +123,18 @@ def test_approve_and_disapprove_at_once_exactly_one_wins(
 def test_twenty_fee_recordings_at_once_by_two_clerks_record_one_payment(
     people, expect_postgres_when_asked
 ):
+    import datetime
     from decimal import Decimal
 
+    from siltfence.apps.permits.models import Village
+
+    services.fee_schedule_set(
+        village=Village.objects.get(pk=factories.SPENCER),
+        staff=people.staff[factories.SPENCER],
+        effective_from=datetime.date(2026, 1, 1),
+        amount=Decimal("75.00"),
+        authority="Village Board resolution 2026-4",
+    )
     application = factories.make_application(
         applicant=people.applicant_a, village=factories.SPENCER, state="draft"
     )
@@ -142,7 +152,8 @@ def test_twenty_fee_recordings_at_once_by_two_clerks_record_one_payment(
                 application=Application.objects.get(pk=application.pk),
                 staff=clerks[index % 2],
                 paid_on=timezone.localdate(),
-                amount=Decimal(70 + index),
+                amount=Decimal(75),
+                method="cash",
             )
             outcomes.append("recorded")
         except BaseException as exc:
@@ -159,7 +170,7 @@ def test_twenty_fee_recordings_at_once_by_two_clerks_record_one_payment(
     assert outcomes.count("recorded") == 1, outcomes
     refused = [o for o in outcomes if o != "recorded"]
     assert all(isinstance(o, ActionRefused) and o.field == "amount" for o in refused), refused
-    assert all("already recorded as paid" in str(o) for o in refused)
+    assert all("is paid in full" in str(o) for o in refused)
     events = AuditEvent.objects.filter(
         entity="application", entity_id=application.pk, action="fee_payment_record"
     )

@@ -71,8 +71,8 @@ def test_the_dashboard_shows_the_overdue_inspection_and_the_months_met_on_time(r
     assert table["Jul 2026"] == (1, 1)
     assert table["Aug 2026"] == (0, 1)
     assert table["Sep 2026"] == (0, 1)
-    overdue = content.split('data-testid="overdue"')[1].split("</ul>")[0]
-    assert "Inspection after rain" in overdue and "was due 2026-09-11" in overdue
+    overdue = content.split('data-testid="overdue"')[1].split("</table>")[0]
+    assert "Inspection after rain" in overdue and '<td data-label="Due">2026-09-11</td>' in overdue
     assert 'data-testid="rain-chart"' in content and "<svg" in content
 
 

@@ -5,12 +5,13 @@ recorded" by the village's calendar."""
 from __future__ import annotations
 
 import datetime
+from io import StringIO
 from unittest import mock
 
 import pytest
-from django.core.management import call_command
 
 from siltfence.apps.enforcement.models import Violation
+from tools.demo import demo_load
 
 # Monday 2026-11-30 at 23:30 CST (UTC-6) is Tuesday 2026-12-01 at 05:30 UTC.
 EVENING = datetime.datetime(2026, 12, 1, 5, 30, tzinfo=datetime.UTC)
@@ -19,7 +20,7 @@ EVENING = datetime.datetime(2026, 12, 1, 5, 30, tzinfo=datetime.UTC)
 @pytest.mark.django_db
 def test_the_demo_loads_late_in_the_evening_with_the_villages_own_days():
     with mock.patch("django.utils.timezone.now", return_value=EVENING):
-        call_command("demo_load", verbosity=0)
+        demo_load(out=StringIO())
     spencer = Violation.objects.get(case__village_id="spencer-wi")
     # Fourteen days before Monday 2026-11-30, Spencer's own day: Monday 2026-11-16.
     assert spencer.days_from == datetime.date(2026, 11, 16)

@@ -14,6 +14,7 @@ from typing import Any
 
 import factories
 import pytest
+from board_helpers import board_decides
 from django.db import connections
 from django.utils import timezone
 from enforcement_helpers import permit_filed_on
@@ -138,9 +139,8 @@ def test_the_board_reversing_a_revocation_while_staff_retract_it_restores_the_pe
         notice_to="Alex Schmid",
     )
     outcome = _race(
-        lambda: appeals.appeal_decide(
-            appeal=appeal,
-            board_member=people.board[factories.SPENCER],
+        lambda: board_decides(
+            appeal,
             at=timezone.now(),
             decision="reverse",
             reasons="Compliance was shown.",

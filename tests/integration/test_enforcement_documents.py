@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from siltfence.apps.appeals.documents import decision_lines
+from siltfence.apps.appeals.minutes import MotionMinutes, RollLine, SittingMinutes, VoteLine
 from siltfence.apps.documents.pdf import lines_to_pdf
 from siltfence.apps.enforcement.documents import (
     certification_lines,
@@ -35,6 +36,14 @@ UTC = datetime.UTC
 VILLAGES = ["spencer-wi", "new-glarus-wi"]
 # 15:30 UTC on July 1, 2026 is 10:30 a.m. Central daylight time.
 POSTED = datetime.datetime(2026, 7, 1, 15, 30, tzinfo=UTC)
+# Why a New Glarus referral was lawful, as the core says it of an order disobeyed
+# (tests/integration/test_referral_letter.py checks the app writes these words).
+NEW_GLARUS_DISOBEYED = (
+    "violation 2026-07-03; no waiting period: If a responsible party violates a stop-work "
+    "order posted under § 135-11A (a violation found while the order is in force, not the "
+    "posting alone), the Village Administrator may ask the Village Attorney to obtain a "
+    "cease-and-desist order in any court with jurisdiction"
+)
 
 
 def _check(name: str, lines: list[str]) -> None:
@@ -82,9 +91,23 @@ def _case(village: str, order: Any = None) -> SimpleNamespace:
         address="220 S Pacific St",
         parcel_number="031-1040",
         application_id=7,
-        application=SimpleNamespace(permit=SimpleNamespace(number="SP-P-2026-0003")),
+        application=SimpleNamespace(
+            permit=SimpleNamespace(number="SP-P-2026-0003"),
+            # The owner named on the application, with the mailing address notices go to.
+            parties=_Rows([_owner(village)]),
+        ),
         violations=_Rows([violation]),
         actions=_Rows([order] if order else []),
+    )
+
+
+def _owner(village: str) -> SimpleNamespace:
+    return SimpleNamespace(
+        pk=1,
+        role="landowner" if village == "spencer-wi" else "responsible_party",
+        name="Pat Owner",
+        email="",
+        mailing_lines=lambda: ["PO Box 12", "Spencer, WI 54479"],
     )
 
 
@@ -265,6 +288,25 @@ def test_the_referrals_go_to_the_village_attorney_with_the_record(village: str) 
         details={"lawful_from": "2026-07-12", "because": "stop work order posted 2026-07-01"},
         note="",
     )
+    cease_case = case
+    if village == "new-glarus-wi":
+        # § 135-11C "if a responsible party violates a stop-work order": the order posted
+        # July 1 was disobeyed, grading being found going on July 3, after it; the referral
+        # rests on that, in the words the core gives (the posting alone opens nothing).
+        cease.details = {"lawful_from": "2026-07-03", "because": NEW_GLARUS_DISOBEYED}
+        cease_case = _case(village)
+        cease_case.violations = _Rows(
+            [
+                *case.violations,
+                SimpleNamespace(
+                    provision="§ 135-11",
+                    provision_heading="Enforcement",
+                    days_from=datetime.date(2026, 7, 3),
+                    days_to=datetime.date(2026, 7, 3),
+                    description="Grading going on after the stop-work order was posted.",
+                ),
+            ]
+        )
     forfeiture = SimpleNamespace(
         kind="prosecution_referral",
         at=datetime.datetime(2026, 7, 12, 14, tzinfo=UTC),
@@ -296,7 +338,8 @@ def test_the_referrals_go_to_the_village_attorney_with_the_record(village: str) 
         note="",
     )
     for action in (cease, forfeiture, injunction):
-        lines = referral_lines(ordinance=ordinance, case=case, action=action)
+        on = cease_case if action is cease else case
+        lines = referral_lines(ordinance=ordinance, case=on, action=action)
         _check(f"{action.kind.replace('_', '-')}-{village}.txt", lines)
         assert "To: Village Attorney" in lines
     text = "\n".join(referral_lines(ordinance=ordinance, case=case, action=forfeiture))
@@ -308,8 +351,10 @@ def test_the_referrals_go_to_the_village_attorney_with_the_record(village: str) 
     if village == "new-glarus-wi":
         # The referral is the Village Administrator's decision, open to appeal; only the
         # court's cease-and-desist order is not (§ 135-12A(1), § 135-13).
-        letter = "\n".join(referral_lines(ordinance=ordinance, case=case, action=cease))
+        letter = "\n".join(referral_lines(ordinance=ordinance, case=cease_case, action=cease))
         assert "may not be appealed" not in letter
+        assert "Lawful from July 3, 2026: violation 2026-07-03;" in letter
+        assert "stop work order posted" not in letter
         assert "Not appealable: cease and desist order [§ 135-12A(1)]." in letter
 
 
@@ -335,9 +380,78 @@ def test_the_appeal_decision_states_the_hearing_decision_and_retraction(village:
         modification="",
         findings={},
         action=SimpleNamespace(kind="stop_work_order"),
+        application=None,
+        case=None,
     )
-    lines = decision_lines(ordinance=ordinance, appeal=appeal)
+    # The board's minutes (decision 47): who sat, an alternate in place of a recused member,
+    # each vote on the motion, and its outcome.
+    cites = f"{ordinance.board.citation}; {ordinance.board.statute}"
+    roll = (
+        RollLine("Ann Able", "chair", "present", "", True, ""),
+        RollLine("Ben Baker", "member", "present", "", True, ""),
+        RollLine("Cy Cole", "member", "recused", "owns the adjoining lot", False, ""),
+        RollLine("Dee Dunn", "member", "present", "", True, ""),
+        RollLine("Eli East", "member", "present", "", True, ""),
+        RollLine(
+            "Fay Fox",
+            "first alternate",
+            "present",
+            "",
+            True,
+            "sits in place of a member (1 member absent or recused)",
+        ),
+        RollLine("Gus Gray", "second alternate", "absent", "", False, ""),
+    )
+    motion = MotionMinutes(
+        number=1,
+        kind="reverse",
+        words="reverse",
+        voted_at=datetime.datetime(2026, 7, 15, 0, 30, tzinfo=UTC),
+        reasons="The photographs show the neighbouring lot.",
+        modification="",
+        votes=tuple(
+            VoteLine(r.name, r.seat, "Against" if r.name == "Eli East" else "For")
+            for r in roll
+            if r.seated
+        ),
+        votes_for=4,
+        against=1,
+        abstained=0,
+        needs="4 concurring votes",
+        needed=4,
+        carried=True,
+        outcome=(
+            "The motion to reverse carries: 4 for, 1 against; it needed 4 concurring votes "
+            f"(4) [{cites}]."
+        ),
+    )
+    sitting = SittingMinutes(
+        held_at=appeal.hearing_at,
+        place="Village Hall",
+        roll=roll,
+        seats=5,
+        quorum=3,
+        seated=5,
+        has_quorum=True,
+        quorum_says=f"Quorum: 5 of 5 seats present; the board needs 3 [{cites}].",
+        confirmed=False,
+        gap="board-votes",
+        motions=(motion,),
+    )
+    lines = decision_lines(ordinance=ordinance, appeal=appeal, minutes=[sitting])
     _check(f"appeal-decision-{village}.txt", lines)
+    # Addressed to the appellant, whose mailing address the record does not hold, from the
+    # board at the village's office (its street from the village's data).
+    to = lines.index("TO:")
+    assert lines[to + 1 : to + 3] == [
+        "Alex Schmid (appellant)",
+        "Mailing address: none on the village's record",
+    ]
+    office = ordinance.office["mailing_address"]
+    assert lines[lines.index("FROM:") + 1 : lines.index("FROM:") + 3] == [
+        f"Zoning Board of Appeals, {ordinance.name}",
+        office["street"],
+    ]
     assert lines_to_pdf(lines, title="decision").startswith(b"%PDF")
 
 

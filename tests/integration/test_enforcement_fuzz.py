@@ -9,6 +9,7 @@ from typing import Any
 
 import factories
 import pytest
+from board_helpers import roll_all_present, seat_board
 from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
@@ -406,6 +407,9 @@ def test_hearing_and_decision_forms_refuse_hostile_input_by_field(
     finding: str,
     retracts: str,
 ) -> None:
+    from django.utils import timezone
+
+    from siltfence.apps.appeals import hearings
     from siltfence.apps.appeals import services as appeals
 
     staff = people.staff[factories.SPENCER]
@@ -445,36 +449,51 @@ def test_hearing_and_decision_forms_refuse_hostile_input_by_field(
                 "Notice given on",
             },
         )
-    before = Appeal.objects.get(pk=appeal.pk).status
-    response = board.post(
-        reverse("appeals:decide", args=[appeal.pk]),
+    current = Appeal.objects.get(pk=appeal.pk)
+    before = current.status
+    # The board decides as a board (decision 47): once the hearing set has come, its chair
+    # records the roll (every member present) and then the motion with each member's vote.
+    members = seat_board(factories.SPENCER)
+    chair = Client()
+    chair.force_login(members.chair, backend=factories.ModelBackend)
+    votes: dict[str, str] = {}
+    if current.hearing_at is not None and current.hearing_at <= timezone.now():
+        sitting = hearings.hearing_record(
+            appeal=current, user=members.chair, roll=roll_all_present(current, members)
+        )
+        votes = {f"vote_{line.person_id}": "for" for line in sitting.roll.all() if line.seated}
+    response = chair.post(
+        reverse("appeals:vote", args=[appeal.pk]),
         {
-            "decision": clean(decision),
+            "kind": clean(decision),
             "reasons": clean(reasons),
-            "decided_at": clean(decided_at),
+            "voted_at": clean(decided_at),
             "public_interest": clean(finding),
             "special_conditions": clean(finding),
             "unnecessary_hardship": clean(finding),
             "modification": clean(finding),
             # The tick box "the modification lifts the order or the revocation".
             "retracts": clean(retracts),
+            **votes,
         },
         follow=True,
     )
     message = _one_message(response)
-    if not message.startswith("Decision recorded."):
+    if not message.startswith("The motion to"):
         _label_first(
             message,
             {
+                "The motion",
+                "Grounds stated in the motion",
+                "Voted (date and time)",
                 "Decision",
                 "Reasons",
-                "Decided (date and time)",
-                "Modification",
                 "Findings",
-                "How the decision is modified",
                 "Finding: not contrary to the public interest (variance)",
                 "Finding: special conditions (variance)",
                 "Finding: unnecessary hardship (variance)",
+                # No roll yet (the hearing not set, or not come): nothing to vote at.
+                "Record the roll of the hearing first",
             },
         )
         assert Appeal.objects.get(pk=appeal.pk).status == before

@@ -10,12 +10,13 @@ from unittest import mock
 
 import factories
 import pytest
+from board_helpers import roll_all_present, seat_board
 from django.test import Client
 from django.urls import reverse
 from enforcement_helpers import CHICAGO, at, permit_filed_on
 from factories import NEW_GLARUS, SPENCER, People
 
-from siltfence.apps.appeals.models import Appeal
+from siltfence.apps.appeals.models import Appeal, Attendance
 from siltfence.apps.enforcement import services as s
 from siltfence.apps.enforcement.models import EnforcementAction, Violation
 
@@ -310,13 +311,24 @@ def test_an_appeal_is_heard_and_a_reversal_shows_the_order_retracted(people: Peo
             "place": "Village Hall",
         },
     )
-    assert owner.post(reverse("appeals:decide", args=[appeal.pk]), {}).status_code == 403
-    board.post(
-        reverse("appeals:decide", args=[appeal.pk]),
+    # The board decides as a board: its chair (or the staff) records the roll and the votes;
+    # neither the appellant nor one member of the board can (decision 47).
+    assert owner.post(reverse("appeals:vote", args=[appeal.pk]), {}).status_code == 403
+    assert board.post(reverse("appeals:roll", args=[appeal.pk]), {}).status_code == 403
+    members = seat_board(NEW_GLARUS)
+    chair = _client(members.chair)
+    chair.post(
+        reverse("appeals:roll", args=[appeal.pk]),
+        {f"status_{c.person}": c.status for c in roll_all_present(appeal, members)},
+    )
+    seated = Attendance.objects.filter(hearing__appeal=appeal, seated=True)
+    chair.post(
+        reverse("appeals:vote", args=[appeal.pk]),
         {
-            "decision": "reverse",
+            "kind": "reverse",
             "reasons": "The photos show the neighbouring lot.",
-            "decided_at": "2026-07-14T20:00",
+            "voted_at": "2026-07-14T20:00",
+            **{f"vote_{line.person_id}": "for" for line in seated},
         },
     )
     appeal.refresh_from_db()
@@ -410,7 +422,8 @@ def test_the_public_register_page_is_kept_until_the_record_changes(
     )
     public = _client()
     first = public.get(reverse("register:register"), {"q": "Park"}).content.decode()
-    assert permit.number in first and "Stop-work order in force" not in first
+    assert permit.number in first
+    assert '<td data-label="Stop-work order in force">no</td>' in first
     # The same search again is the kept page: one query, for the audit chain's head.
     with django_assert_num_queries(1):
         again = public.get(reverse("register:register"), {"q": "Park"})
@@ -436,7 +449,7 @@ def test_the_public_register_page_is_kept_until_the_record_changes(
         grounds=["conditions-not-met"],
     )
     after = public.get(reverse("register:register"), {"q": "Park"}).content.decode()
-    assert "Stop-work order in force" in after
+    assert '<td data-label="Stop-work order in force"><strong>yes</strong></td>' in after
 
 
 def test_a_signed_in_persons_register_page_is_never_kept(people: People) -> None:
@@ -517,7 +530,9 @@ def test_the_board_reports_draw_the_costs_billed_and_recovered(people: People) -
         incurred_on=datetime.date(2026, 7, 27),
     )
     invoice = s.invoice_issue(case=case, staff=staff, on=datetime.date(2026, 8, 1))
-    s.payment_record(invoice=invoice, staff=staff, amount="500", on=datetime.date(2026, 8, 15))
+    s.payment_record(
+        invoice=invoice, staff=staff, amount="500", on=datetime.date(2026, 8, 15), method="cash"
+    )
     page = _client().get(reverse("register:reports"), {"village": SPENCER}).content.decode()
     assert "Costs of village work billed: $1250.50; recovered: $500.00" in page
     assert (

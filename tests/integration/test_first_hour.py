@@ -203,7 +203,11 @@ def test_a_draft_started_before_the_fee_was_set_owes_the_fee_in_force_on_the_fil
             )
         assert Application.objects.get(pk=draft.pk).status == ApplicationStatus.DRAFT
         services.fee_payment_record(
-            application=draft, staff=people.staff[SPENCER], paid_on=today, amount=Decimal("75")
+            application=draft,
+            staff=people.staff[SPENCER],
+            paid_on=today,
+            amount=Decimal("75"),
+            method="cash",
         )
     services.application_submit(application=draft, user=people.applicant_a, at=timezone.now())
 
@@ -232,27 +236,30 @@ def test_a_partial_payment_leaves_the_rest_of_the_fee_owed(people):
         staff=people.staff[SPENCER],
         paid_on=timezone.localdate(),
         amount=Decimal("50.00"),
+        method="cash",
     )
     with pytest.raises(services.ActionRefused, match=r"\$25\.00 is still owed"):
         services.application_submit(application=draft, user=people.applicant_a, at=timezone.now())
-    # The rest arrives: recording it again is a correction, with its reason, never a silent
-    # overwrite.
-    with pytest.raises(services.ActionRefused, match=r"already recorded as paid: \$50\.00"):
+    # The rest arrives: a second payment, with its own receipt; never more than is owed, so
+    # the whole fee recorded again (as if the first were not there) is refused.
+    with pytest.raises(services.ActionRefused, match=r"more than the \$25\.00 still owed"):
         services.fee_payment_record(
             application=draft,
             staff=people.staff[SPENCER],
             paid_on=timezone.localdate(),
             amount=Decimal("75.00"),
+            method="cash",
         )
     services.fee_payment_record(
         application=draft,
         staff=people.staff[SPENCER],
         paid_on=timezone.localdate(),
-        amount=Decimal("75.00"),
-        correction="second cheque, $25.00, received",
+        amount=Decimal("25.00"),
+        method="check",
+        check_number="2231",
     )
-    corrected = AuditEvent.objects.get(entity_id=draft.pk, action="fee_payment_correct")
-    assert corrected.reason == "second cheque, $25.00, received"
+    recorded = AuditEvent.objects.filter(entity_id=draft.pk, action="fee_payment_record")
+    assert [e.after["amount"] for e in recorded.order_by("seq")] == ["50.00", "25.00"]
     services.application_submit(application=draft, user=people.applicant_a, at=timezone.now())
 
 
@@ -283,7 +290,12 @@ def test_staff_find_drafts_waiting_on_the_fee_in_the_review_queue(people):
     assert "Record the fee payment" in detail.content.decode()
     spencer_staff.post(
         reverse("web:staff-fee", args=[draft.pk]),
-        {"amount": "75.00", "paid_on": timezone.localdate().isoformat()},
+        {
+            "purpose": "application_fee",
+            "amount": "75.00",
+            "paid_on": timezone.localdate().isoformat(),
+            "method": "cash",
+        },
     )
     page = spencer_staff.get(reverse("web:staff-queue")).content.decode()
     assert draft.number not in page

@@ -38,6 +38,7 @@ from zoneinfo import ZoneInfo
 
 import factories
 import pytest
+from board_helpers import board_decides
 from django.apps import apps
 from django.conf import settings as django_settings
 from django.core.files.storage import default_storage
@@ -55,7 +56,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from siltfence.apps.accounts.models import Role
+from siltfence.apps.accounts.models import Membership, Role
 from siltfence.apps.appeals import services as appeals
 from siltfence.apps.appeals.models import Appeal
 from siltfence.apps.audit.anchor import verify_anchored
@@ -243,6 +244,10 @@ class PermitLifecycle(RuleBasedStateMachine):
         self.applicant = make(f"applicant-{number}")
         self.staff = make(f"staff-{number}", village=village, role=Role.STAFF)
         self.inspector = make(f"inspector-{number}", village=village, role=Role.INSPECTOR)
+        # One board a village: the board of an earlier example has left it (decision 47).
+        Membership.all_objects.filter(
+            village_id=village, role=Role.APPEALS_BOARD, ended_at__isnull=True
+        ).update(ended_at=timezone.now() - datetime.timedelta(days=400))
         self.board = make(f"board-{number}", village=village, role=Role.APPEALS_BOARD)
         self.outsider = make(f"outsider-{number}", village=other, role=Role.STAFF)
         began = timezone.localtime(timezone.now(), CHICAGO) - datetime.timedelta(days=300)
@@ -546,7 +551,8 @@ class PermitLifecycle(RuleBasedStateMachine):
             post,
             EnforcementAction=1,
             EnforcementDocument=1,  # the placard
-            TimelineEvent=1,
+            # The order posted, and its posting as its service (decision 46).
+            TimelineEvent=2,
             AuditEvent=2,
         )
         self.m.open_order = order.pk
@@ -691,16 +697,16 @@ class PermitLifecycle(RuleBasedStateMachine):
             {"EnforcementAction": 1, "EnforcementDocument": 1, "TimelineEvent": 1} if undo else {}
         )
         self.allowed(
-            lambda: appeals.appeal_decide(
-                appeal=Appeal.objects.get(pk=pk),
-                board_member=self.board,
+            lambda: board_decides(
+                Appeal.objects.get(pk=pk),
                 at=self.at(),
                 decision=decision,
                 reasons="Heard the permittee and the inspector.",
                 modification="Ten more days to comply." if decision == "modify" else "",
             ),
-            # the decision, its document, and any retraction with its letter
-            AuditEvent=2 + 2 * int(undo),
+            # the board's roll and vote, the decision, its document, and any retraction with
+            # its letter
+            AuditEvent=4 + 2 * int(undo),
             **added,
         )
         self.m.appeals[pk] = "decided"
@@ -865,16 +871,12 @@ class PermitLifecycle(RuleBasedStateMachine):
                 elif self.in_effect(order) is None:
                     steps[f"retract a {order} not in effect"] = Forbidden(retract, "order")
         for pk, status in m.appeals.items():
-            decide = lambda pk=pk: appeals.appeal_decide(  # noqa: E731
-                appeal=Appeal.objects.get(pk=pk),
-                board_member=self.board,
-                at=self.at(),
-                decision="affirm",
-                reasons="Heard.",
+            decide = lambda pk=pk: board_decides(  # noqa: E731
+                Appeal.objects.get(pk=pk), at=self.at(), decision="affirm", reasons="Heard."
             )
             # The board decides once, after a hearing (§ 413-12; § 135-12).
             if status == "filed":
-                steps[f"decide appeal {pk} before its hearing"] = Forbidden(decide, "decision")
+                steps[f"decide appeal {pk} before its hearing"] = Forbidden(decide, "hearing")
             elif status == "decided":
                 steps[f"decide appeal {pk} again"] = Forbidden(decide, "appeal")
         return steps

@@ -26,7 +26,8 @@ from siltfence.apps.enforcement import services as enforcement
 from siltfence.apps.permits import services
 from siltfence.apps.permits.clocks import review_clock
 from siltfence.apps.permits.models import Application, ApplicationStatus, Permit
-from siltfence.apps.web import paging, staff_views
+from siltfence.apps.web import staff_views
+from siltfence.presentation import paging
 
 pytestmark = pytest.mark.django_db
 CHICAGO = ZoneInfo("America/Chicago")
@@ -415,7 +416,7 @@ def test_the_inspector_s_home_shows_each_permit_s_duties_as_its_own_page_works_t
     shows for each permit is what the permit's own timeline says, duty by duty, with its
     due day and the section behind it, the village's own inspection (§ 413-9) among them."""
     from siltfence.apps.permits.clocks import application_timeline
-    from siltfence.apps.web.wording import duty_words
+    from siltfence.presentation.wording import duty_words
 
     build(people, 15)
     response = signed_in(people.inspector[SPENCER]).get(reverse("web:inspector-home"))

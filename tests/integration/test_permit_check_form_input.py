@@ -14,11 +14,11 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from siltfence.apps.web.labels import label
 from siltfence.core.dates import read_date
 from siltfence.core.facts import FACTS
 from siltfence.core.ordinance.loader import load
 from siltfence.core.rules import determine, facts_read
+from siltfence.presentation.labels import label
 
 pytestmark = pytest.mark.django_db
 

@@ -1,9 +1,11 @@
-"""Every kind of entry the audit record holds reads in plain words on the pages.
+"""Every kind of entry the audit record holds is a member of ``AuditAction`` and reads in
+plain words on the pages.
 
-The names come from the source itself: each ``action=...`` given to ``event_record`` or to
-the services' wrappers around it. A new action with no wording in ``labels.AUDIT_ACTIONS``
-(or, for a document written, ``labels.DOCUMENT_WRITTEN``) fails here, before a clerk
-reads "municipal inspection record" on a permit's record.
+The names come from the source itself (the package and the tools): each ``action=...``
+given to ``event_record`` or to the services' wrappers around it. A new action that is not
+in ``AuditAction``, or whose label there is not plain words, fails here, before a clerk
+reads "municipal inspection record" on a permit's record (and before ``event_record``
+refuses it).
 """
 
 from __future__ import annotations
@@ -14,11 +16,13 @@ from pathlib import Path
 import pytest
 
 import siltfence
+from siltfence.apps.audit.models import AuditAction
 from siltfence.apps.permits.models import DocumentKind, SuretyMovementKind
 from siltfence.apps.sitelog.models import EntryKind
-from siltfence.apps.web import labels
+from siltfence.presentation import labels
 
 SRC = Path(siltfence.__file__).parent
+TOOLS = Path(__file__).resolve().parents[2] / "tools"
 # argparse's own actions, which are no audit record's
 ARGPARSE = {"store_true", "store_false", "store_const", "append", "count", "store", "version"}
 # action="name", action=f"{kind}_generate", action="one" if ... else "other"
@@ -29,7 +33,8 @@ LITERAL = re.compile(r'(f?)"([^"]*)"')
 def _sources() -> dict[Path, str]:
     return {
         path: path.read_text(encoding="utf-8")
-        for path in SRC.rglob("*.py")
+        for root in (SRC, TOOLS)
+        for path in root.rglob("*.py")
         if "migrations" not in path.parts
     }
 
@@ -69,7 +74,7 @@ def action_names() -> set[str]:
                     continue
                 if f_string:
                     assert value in expansions, (
-                        f"{path.relative_to(SRC)}:{number}: the action f{value!r} is made "
+                        f"{path}:{number}: the action f{value!r} is made "
                         "from a variable; name its values in this test's expansions"
                     )
                     names |= expansions[value]
@@ -79,12 +84,7 @@ def action_names() -> set[str]:
 
 
 def _plain(name: str) -> str | None:
-    if name in labels.AUDIT_ACTIONS:
-        return labels.AUDIT_ACTIONS[name]
-    document = name.removesuffix("_generate")
-    if document != name:
-        return labels.DOCUMENT_WRITTEN.get(document)
-    return None
+    return str(AuditAction(name).label) if name in AuditAction.values else None
 
 
 def test_the_source_is_read() -> None:
@@ -104,10 +104,15 @@ def test_the_source_is_read() -> None:
     assert not names & ARGPARSE
 
 
+def test_every_action_written_is_a_member_of_the_enumeration() -> None:
+    missing = sorted(action_names() - set(AuditAction.values))
+    assert not missing, f"add these to AuditAction (event_record refuses them): {missing}"
+
+
 @pytest.mark.parametrize("name", sorted(action_names()))
 def test_every_action_of_the_record_has_plain_words(name: str) -> None:
     words = _plain(name)
-    assert words, f"{name}: add its words to labels.AUDIT_ACTIONS (or DOCUMENT_WRITTEN)"
+    assert words, f"{name}: add it to AuditAction, with its plain words as its label"
     assert "_" not in words and words[0].isupper(), words
     assert labels.audit_action(name) == words
     # Not the name with its underscores taken out.

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+from io import StringIO
 from pathlib import Path
 from typing import ClassVar
 from urllib.parse import urldefrag, urlparse
 
 import pytest
-from django.core.management import call_command
 from django.test import Client
 
 REPO = Path(__file__).resolve().parents[2]
@@ -144,7 +144,9 @@ def crawl(client: Client, start: list[str], limit: int = 400, per_kind: int = 6)
 
 @pytest.fixture
 def demo(db):
-    call_command("demo_load", verbosity=0)
+    from tools.demo import demo_load
+
+    demo_load(out=StringIO())
 
 
 @pytest.mark.parametrize("username", PEOPLE, ids=lambda u: u or "public")

@@ -2,6 +2,8 @@
 with a page that shows how far it has got and then what it changed; a smaller one is
 imported while the page waits, as before. Only the uploader and the staff of the
 uploader's village see the job; a file the worker refuses says why, and writes nothing.
+A file of several stations uploaded on the page waits, checked, for the clerk to choose
+which to import (``test_rain_import_stations.py``).
 
 The files are station-days in NOAA's GHCN-Daily CSV layout (``rainfiles.many_days_file``):
 2,500 days at each of three stations, 7,500 lines, 284,225 bytes."""
@@ -98,6 +100,15 @@ def test_a_file_over_200_kb_is_queued_and_its_page_follows_the_worker_to_the_res
     assert b'data-status="queued"' in waiting.content
     assert "Waiting for its turn." in waiting.content.decode()
 
+    # The worker checks it whole and finds three stations: the clerk chooses (all of them).
+    assert rain_import_task.call(job.pk) == "choosing"
+    assert RainDay.objects.count() == 0
+    choosing = client.get(f"/rain/import/{job.pk}/")
+    assert REFRESH not in choosing.content
+    assert f'href="/rain/import/{job.pk}/stations/"'.encode() in choosing.content
+    with django_capture_on_commit_callbacks(execute=True):
+        chosen = client.post(f"/rain/import/{job.pk}/stations/", {"stations": list(STATIONS)})
+    assert chosen.status_code == 302
     assert rain_import_task.call(job.pk) == "done"
     assert stored() == expected
     job.refresh_from_db()
@@ -204,16 +215,22 @@ def test_exactly_200_kb_is_imported_at_once_and_one_byte_more_goes_to_the_worker
     at = exactly(THRESHOLD, path)
     assert len(at) == 204_800
     lines = at.count(b"PRCP")
+    # Checked while the page waits: its three stations are offered, then imported at once.
     now = upload(client, at, "at.csv")
-    assert now.status_code == 200
-    assert f"at.csv: {lines} day(s)" in now.content.decode()
+    kept = RainImportJob.objects.get()
+    assert now.status_code == 302 and now["Location"] == f"/rain/import/{kept.pk}/stations/"
+    assert kept.status == "choosing" and len(kept.found) == 3
+    chosen = client.post(now["Location"], {"stations": list(STATIONS)})
+    assert chosen.status_code == 302
+    kept.refresh_from_db()
+    assert kept.status == "done" and kept.summary.startswith(f"at.csv: {lines} day(s)")
     assert RainDay.objects.count() == lines
-    assert not RainImportJob.objects.exists()
+    assert not DBTaskResult.objects.exists()
 
     over = upload(client, at + b"\n", "over.csv")
-    job = RainImportJob.objects.get()
+    job = RainImportJob.objects.latest("pk")
     assert over.status_code == 302 and over["Location"] == f"/rain/import/{job.pk}/"
-    assert (job.name, job.bytes_total) == ("over.csv", 204_801)
+    assert (job.name, job.bytes_total, job.status) == ("over.csv", 204_801, "queued")
 
 
 def test_a_compressed_file_is_judged_by_the_size_it_expands_to(client, people, big):
@@ -336,6 +353,10 @@ def test_with_the_immediate_backend_the_upload_is_imported_before_the_page_opens
     with django_capture_on_commit_callbacks(execute=True):
         response = upload(client, path.read_bytes())
     assert response.status_code == 302
+    job = RainImportJob.objects.get()
+    assert job.status == "choosing"  # checked before the page opened; three stations
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(f"/rain/import/{job.pk}/stations/", {"stations": list(STATIONS)})
     assert stored() == expected
     page = client.get(response["Location"]).content.decode()
     assert f"Imported. {SUMMARY}" in page

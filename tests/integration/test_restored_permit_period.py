@@ -20,6 +20,7 @@ import datetime
 from typing import Any
 
 import pytest
+from board_helpers import board_decides, roll_all_present, seat_board
 from django.db import transaction
 from django.test import Client
 from django.urls import reverse
@@ -28,6 +29,7 @@ from factories import NEW_GLARUS, SPENCER, ModelBackend, People
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from siltfence.apps.appeals import hearings as h
 from siltfence.apps.appeals import services as a
 from siltfence.apps.appeals.documents import decision_lines
 from siltfence.apps.appeals.models import Appeal
@@ -98,14 +100,12 @@ def _revoked(people: People, village: str, filed: str) -> tuple[Permit, Any]:
 
 def _decide(people: People, appeal: Any, village: str, **kwargs: Any) -> Appeal:
     values: dict[str, Any] = dict(
-        appeal=appeal,
-        board_member=people.board[village],
         at=at("2026-07-20", 20),
         decision="reverse",
         reasons="The fence was repaired on July 9.",
     )
     values.update(kwargs)
-    return a.appeal_decide(**values)
+    return board_decides(appeal, **values)
 
 
 def _text(appeal: Appeal, village: str) -> str:
@@ -179,7 +179,8 @@ def test_the_board_sets_a_new_last_day_for_a_permit_whose_period_ended(
         new_last_day,
     )
     assert extension.on_appeal == decided.number
-    assert extension.granted_by == people.board[NEW_GLARUS]
+    # Granted by the board's vote, which its chair recorded.
+    assert extension.granted_by == seat_board(NEW_GLARUS).chair
     event = TimelineEvent.objects.get(application_id=permit.application_id, type="permit_extended")
     assert event.fields == {"days": (new_last_day - last_day).days, "by": "appeals_board"}
     timeline = case_timeline(appeal.case, at("2026-07-21")).to_json()
@@ -349,32 +350,45 @@ def test_the_core_takes_the_boards_extension_only_with_its_restoration() -> None
     assert "the permit expired: its last day was 2026-07-06" in str(refused.value)
 
 
-def _board_client(people: People, village: str) -> Client:
+def _board_client(people: People, village: str, appeal: Any) -> tuple[Client, dict[str, str]]:
+    """The board's chair, signed in, after the roll of the appeal's hearing (every member
+    present): the client, and a vote for the motion from each member sitting."""
+    board = seat_board(village)
+    appeal.refresh_from_db()
+    sitting = h.hearing_record(
+        appeal=appeal,
+        user=board.chair,
+        roll=roll_all_present(appeal, board, Alt1="absent", Alt2="absent"),
+    )
     client = Client()
-    client.force_login(people.board[village], backend=ModelBackend)
-    return client
+    client.force_login(board.chair, backend=ModelBackend)
+    votes = {f"vote_{line.person_id}": "for" for line in sitting.roll.all() if line.seated}
+    return client, votes
 
 
 def test_the_decision_form_asks_for_a_new_last_day_only_on_a_revocation(
     people: People,
 ) -> None:
     permit, appeal = _revoked(people, NEW_GLARUS, filed="2026-01-05")
-    board = _board_client(people, NEW_GLARUS)
+    board, votes = _board_client(people, NEW_GLARUS, appeal)
     page = board.get(reverse("appeals:detail", args=[appeal.pk])).content.decode()
     assert "New last day of the restored permit" in page
     assert f"runs through {permit.expires_on:%B %-d, %Y}" in page
     response = board.post(
-        reverse("appeals:decide", args=[appeal.pk]),
+        reverse("appeals:vote", args=[appeal.pk]),
         {
-            "decision": "reverse",
+            "kind": "reverse",
             "reasons": "The fence was repaired on July 9.",
-            "decided_at": "2026-07-20T20:00",
+            "voted_at": "2026-07-20T20:00",
             "restored_until": "2026-10-31",
+            **votes,
         },
         follow=True,
     )
     assert [str(m) for m in response.context["messages"]] == [
-        "Decision recorded. The decision document was generated."
+        "The motion to reverse carries: 5 for, 0 against; it needed 4 concurring votes (4) "
+        "[§ 135-12A(3); § 62.23(7)(e) Wis. Stats.]. The decision is recorded, and the written "
+        "decision made."
     ]
     permit.refresh_from_db()
     assert (permit.status, permit.expires_on) == ("active", datetime.date(2026, 10, 31))
@@ -395,7 +409,16 @@ def test_the_decision_form_asks_for_a_new_last_day_only_on_a_revocation(
         grounds="The fence was up.",
         action=order,
     )
-    page = board.get(reverse("appeals:detail", args=[order_appeal.pk])).content.decode()
+    a.appeal_hearing_schedule(
+        appeal=order_appeal,
+        user=people.staff[SPENCER],
+        hearing_at=at("2026-07-20", 19),
+        notice_given_on=datetime.date(2026, 7, 15),
+        notice_to="Alex Schmid",
+    )
+    chair, _ = _board_client(people, SPENCER, order_appeal)
+    page = chair.get(reverse("appeals:detail", args=[order_appeal.pk])).content.decode()
+    assert "Record a motion and the votes" in page
     assert "New last day of the restored permit" not in page
 
 
@@ -412,7 +435,7 @@ def test_the_new_last_day_refuses_hostile_input_by_its_label(people: People) -> 
     # names the field, with the appeal still undecided and the permit revoked. Each example
     # is undone, so that the next meets the same undecided appeal.
     permit, appeal = _revoked(people, NEW_GLARUS, filed="2026-01-05")
-    board = _board_client(people, NEW_GLARUS)
+    board, votes = _board_client(people, NEW_GLARUS, appeal)
 
     @settings(
         max_examples=30,
@@ -423,21 +446,22 @@ def test_the_new_last_day_refuses_hostile_input_by_its_label(people: People) -> 
     def example(until: str) -> None:
         with transaction.atomic():
             response = board.post(
-                reverse("appeals:decide", args=[appeal.pk]),
+                reverse("appeals:vote", args=[appeal.pk]),
                 {
-                    "decision": "reverse",
+                    "kind": "reverse",
                     "reasons": "Repaired.",
-                    "decided_at": "2026-07-20T20:00",
+                    "voted_at": "2026-07-20T20:00",
                     "restored_until": until,
+                    **votes,
                 },
                 follow=True,
             )
-            assert response.status_code == 200
+            assert response.status_code in (200, 400)
             shown = [str(m) for m in response.context["messages"]]
             assert len(shown) == 1, shown
             permit.refresh_from_db()
             appeal.refresh_from_db()
-            if shown[0].startswith("Decision recorded."):
+            if shown[0].startswith("The motion to reverse carries"):
                 # Left empty, the period stays as it was.
                 kept = datetime.date(2026, 1, 7) + 180 * DAY
                 # (A form trims the spaces around what is typed.)

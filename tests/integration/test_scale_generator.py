@@ -1,4 +1,4 @@
-"""``siltfence demo scale`` on a small county: the counts asked for, nothing added by a
+"""``python -m tools.scale`` on a small county: the counts asked for, nothing added by a
 second run, and every record one the law allows, with the stored values the pages read
 equal to what the project's own code computes from the events. On SQLite here, and on
 PostgreSQL (COPY) when DATABASE_URL names it."""
@@ -14,9 +14,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from siltfence.apps.ops.scale import ScaleOptions, scale_generate
-from siltfence.apps.ops.scale.plans import STATE_SHARES
 from siltfence.core.ordinance.loader import load
+from tools.scale import ScaleOptions, scale_generate
+from tools.scale.plans import STATE_SHARES
 
 NOW = datetime.datetime(2026, 9, 15, 15, 0, tzinfo=datetime.UTC)
 
@@ -177,11 +177,11 @@ def test_the_command_says_when_the_database_holds_another_size_of_county(
 ) -> None:
     from typer.testing import CliRunner
 
-    from siltfence.cli.main import app
+    from tools.scale.command import app
 
     scale_generate(_options(county_root, 200))
     asked = [
-        "demo", "scale", "--municipalities", "2", "--years", "3", "--stations", "16",
+        "--municipalities", "2", "--years", "3", "--stations", "16",
         "--seed", "7", "--ordinances", str(county_root), "--jobs", "1",
     ]  # fmt: skip
     bigger = CliRunner().invoke(app, [*asked, "--permits", "400"])
@@ -204,8 +204,8 @@ def test_a_municipality_whose_people_an_earlier_run_wrote_is_not_written_twice(
     its staff account (a unique violation, twice in two reruns before this was fixed)."""
     from django.contrib.auth import get_user_model
 
-    from siltfence.apps.ops.scale import county_places
     from siltfence.apps.permits.models import Application
+    from tools.scale import county_places
 
     places, _, _ = county_places(_options(county_root, 200))
     late = places[0].id

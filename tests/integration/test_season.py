@@ -52,6 +52,8 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from board_helpers import board_decides
+from django.db.models import Q
 from season_helpers import (
     Surety,
     application_made,
@@ -88,6 +90,25 @@ pytestmark = pytest.mark.django_db
 
 SPENCER = "spencer-wi"
 NEW_GLARUS = "new-glarus-wi"
+
+
+def emails_about(case: Any, kind: str) -> dict[str, str]:
+    """The emails of ``kind`` recorded in the outbox about ``case``: address to body."""
+    from siltfence.apps.outbox.models import Message
+
+    return {
+        m.to_address: m.body
+        for m in Message.objects.filter(kind=kind).filter(
+            Q(case=case) | Q(permit__application=case.application)
+        )
+    }
+
+
+def emails_of(kind: str) -> dict[str, str]:
+    """Every email of ``kind`` recorded in the outbox: address to body."""
+    from siltfence.apps.outbox.models import Message
+
+    return {m.to_address: m.body for m in Message.objects.filter(kind=kind)}
 
 
 def held(application: Any) -> set[str]:
@@ -462,6 +483,12 @@ def test_a_season_in_spencer(tmp_path: Any, client: Any) -> None:
     assert "Posted: June 10, 2025 at 2:00 p.m." in placard
     assert "Who may appeal: applicant, permittee, landowner, land user [§ 413-12B]" in placard
     assert register_rows(client)[subdivision_permit.number]["Stop-work order in force"] == "yes"
+    # The permittee is told by email of the order, what to do, and the section.
+    told = emails_about(subdivision_case, "stop_work_order_post")
+    assert v.developer.email in told
+    assert "A stop-work order was posted at" in told[v.developer.email]
+    assert "Stop the work the order names until the village lifts it" in told[v.developer.email]
+    assert "Section: § 413-10A." in told[v.developer.email]
 
     # The home site's week due Thu 06-12 (7 days after the inspection of Thu 06-05) passes
     # with no inspection: missed, and the next week runs from its last day, due 06-19.
@@ -602,9 +629,8 @@ def test_a_season_in_spencer(tmp_path: Any, client: Any) -> None:
     )
 
     # -- Tuesday 2025-07-01: the hearing and the decision -----------------------------------
-    decided = appeals.appeal_decide(
-        appeal=appeal,
-        board_member=v.board,
+    decided = board_decides(
+        appeal,
         at=at("2025-07-01", 19, 30),
         decision="reverse",
         reasons="The fence was reset on June 18, within the 10 days of § 413-10B.",
@@ -614,6 +640,10 @@ def test_a_season_in_spencer(tmp_path: Any, client: Any) -> None:
     paper = pdf_text(decided.decision_document)
     assert f"DECISION OF THE ZONING BOARD OF APPEALS ON APPEAL No. {decided.number}" in paper
     assert "Appellant: Meadow View Development LLC (permittee; § 413-12B)" in paper
+    # The appellant and the office are told that the board decided.
+    told = emails_of("appeal_decide")
+    assert v.developer.email in told and staff.email in told
+    assert f"The board decided appeal {decided.number}" in told[v.developer.email]
     assert "DECISION: REVERSED (July 1, 2025)" in paper
     assert "The revocation is retracted [§ 413-10D]." in paper
     # Restored inside its period, which neither pauses nor restarts (decision 38).
@@ -1242,9 +1272,8 @@ def test_a_season_in_new_glarus(tmp_path: Any, client: Any) -> None:
     )
     home_inspections = ["2025-06-26T10:00", "2025-07-03T10:00", "2025-07-06T09:00"]
     self_inspections(home_permit, v.homeowner, home_inspections, "siding")
-    decided = appeals.appeal_decide(
-        appeal=appeal,
-        board_member=v.board,
+    decided = board_decides(
+        appeal,
         at=at("2025-07-01", 19, 30),
         decision="modify",
         reasons="The outlet was cleared the day after the revocation.",

@@ -30,10 +30,8 @@ from siltfence.apps.accounts.models import Role, SignInFailures
 from siltfence.apps.audit.chain import chain_verify
 from siltfence.apps.audit.models import AuditEvent
 from siltfence.apps.web import sign_in_views
-from siltfence.apps.web.management.commands.demo.sign_in import (
-    demo_authenticators_load,
-    demo_key,
-)
+from tools.demo.sign_in import demo_authenticators_load, demo_key
+from tools.demo_code import main as demo_code
 
 pytestmark = pytest.mark.django_db
 
@@ -564,7 +562,9 @@ def test_whoever_runs_the_server_resets_the_only_administrator(people: Any) -> N
 # --- the demo ---------------------------------------------------------------------------------
 
 
-def test_the_demo_prints_codes_for_its_own_officials_only(villages: Any) -> None:
+def test_the_demo_prints_codes_for_its_own_officials_only(
+    villages: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
     inspector = factories.make_user(
         "spencer-building-inspector", village=factories.SPENCER, role=Role.STAFF
     )
@@ -574,27 +574,31 @@ def test_the_demo_prints_codes_for_its_own_officials_only(villages: Any) -> None
     assert demo_authenticators_load() == 1
     assert sf.authenticator_of(inspector).bin_key.hex() == demo_key(inspector.username)
 
-    out = StringIO()
-    call_command("demo_code", inspector.username, stdout=out, stderr=StringIO())
-    code = out.getvalue().strip()
+    assert demo_code([inspector.username]) == 0
+    printed = capsys.readouterr()
+    code = printed.out.strip()
     assert re.fullmatch(r"\d{6}", code)
+    assert "each code signs in once" in printed.err
     client = Client()
     client.post(LOGIN, {"username": inspector.username, "password": PASSWORD})
     assert client.post(CODE, {"code": code})["Location"] == "/home/"
 
-    key = StringIO()
-    call_command("demo_code", inspector.username, "--key", stdout=key)
-    assert key.getvalue().strip() == sf.key_text(sf.authenticator_of(inspector))
+    assert demo_code([inspector.username, "--key"]) == 0
+    assert capsys.readouterr().out.strip() == sf.key_text(sf.authenticator_of(inspector))
 
-    with pytest.raises(CommandError, match="not one of the demo's accounts"):
-        call_command("demo_code", "clerk")
-    with pytest.raises(CommandError, match="has no authenticator app"):
-        call_command("demo_code", "contractor-jo")  # an applicant: no demo authenticator
+    def refused(username: str) -> str:
+        assert demo_code([username]) == 2
+        printed = capsys.readouterr()
+        assert not printed.out and printed.err.count("\n") == 1
+        return printed.err
+
+    assert "not one of the demo's accounts" in refused("clerk")
+    # An applicant: no demo authenticator.
+    assert "has no authenticator app" in refused("contractor-jo")
     # Reset and set up again on a phone: its key is no longer the published one.
     sf.second_factor_reset_by_operator(user=inspector, reason="Set up on a real phone.")
     TOTPDevice.objects.create(user=inspector, name=sf.AUTHENTICATOR_NAME, confirmed=True)
-    with pytest.raises(CommandError, match="not the demo's published one"):
-        call_command("demo_code", inspector.username)
+    assert "not the demo's published one" in refused(inspector.username)
     assert demo_authenticators_load() == 0  # and the demo loader leaves it alone
 
 

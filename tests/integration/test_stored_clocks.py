@@ -45,7 +45,7 @@ from siltfence.apps.permits import services
 from siltfence.apps.permits.clocks import permit_expiry, review_clock
 from siltfence.apps.permits.models import Application, Permit
 from siltfence.apps.permits.stored_clocks import decision_clocks_recompute, stored_review_clock
-from siltfence.apps.web.wording import duty_words
+from siltfence.presentation.wording import duty_words
 
 pytestmark = pytest.mark.django_db
 CHICAGO = ZoneInfo("America/Chicago")

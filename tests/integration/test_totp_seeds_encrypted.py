@@ -29,7 +29,7 @@ from signing_in import authenticator_for, code_now
 from siltfence.apps.accounts import second_factor as sf
 from siltfence.apps.accounts import seeds
 from siltfence.apps.accounts.models import SignInFailures
-from siltfence.apps.web.management.commands.demo.sign_in import demo_key
+from tools.demo.sign_in import demo_key
 
 pytestmark = pytest.mark.django_db
 

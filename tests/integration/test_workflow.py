@@ -295,6 +295,7 @@ def test_a_fee_set_by_the_village_must_be_paid_before_filing(villages, people):
         staff=people["bi"],
         paid_on=datetime.date(2026, 5, 1),
         amount=Decimal("75.00"),
+        method="cash",
     )
     services.application_submit(
         application=application, user=people["owner"], at=local(2026, 5, 1, 9)

@@ -8,9 +8,9 @@ be checked against Spencer's "§ 413-7B(1)", or a rule would run only when the i
 "spencer-wi". This test fails as soon as such a fact is written into code, so it is moved
 to the data (and the schema in ``siltfence.core.ordinance.loader``) instead.
 
-What it reads: every ``.py`` file under ``src/`` and every template. What it looks for: a
-section number (``§`` then a digit: "§ 413-7B(1)", "§§ 135-9") and the id of any folder
-under ``ordinances/`` that holds a ``jurisdiction.yaml``, read when the test runs.
+What it reads: every ``.py`` file under ``src/`` and ``tools/``, and every template. What it
+looks for: a section number (``§`` then a digit: "§ 413-7B(1)", "§§ 135-9") and the id of
+any folder under ``ordinances/`` that holds a ``jurisdiction.yaml``, read when the test runs.
 
 What it leaves alone:
 
@@ -19,14 +19,14 @@ What it leaves alone:
   the tree, a docstring is the string that is the first statement of a module, class or
   function, and implicitly joined literals (a citation split over two lines) are one string.
   Template comments (``{# #}``, ``{% comment %}``) are left out;
-- the demo loader (the ``demo_load`` command and its folder ``demo/``, in
-  ``apps/web/management/commands/``), which loads the two demo villages and names them on
-  purpose;
-- citations of Wisconsin statutes and administrative code ("§ 990.001(4) Wis. Stats.",
-  "NR 216.42 Wis. Adm. Code"). State law binds every village alike, so the code that
-  encodes a rule of state law (counting time, the legal holidays) may cite it. A statute
-  number always has a dot (990.001), a village section a hyphen (413-7), so one is not
-  taken for the other.
+- the demo loader (``tools/demo/`` and its entry ``tools/demo_load.py``), which loads the
+  two demo villages and names them on purpose;
+- citations of Wisconsin statutes and administrative code ("§ 66.0703 Wis. Stats.",
+  "NR 216.42 Wis. Adm. Code"). State law binds every village alike, so code may cite it;
+  the state's legal holidays and counting rules are data all the same, in
+  ``ordinances/_states/<state>/`` (``test_no_state_law_in_code.py``). A statute number
+  always has a dot (990.001), a village section a hyphen (413-7), so one is not taken for
+  the other.
 """
 
 from __future__ import annotations
@@ -37,8 +37,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 SRC = REPO / "src"
-COMMANDS = SRC / "siltfence/apps/web/management/commands"
-DEMO = (COMMANDS / "demo", COMMANDS / "demo_load.py")
+TOOLS = REPO / "tools"
+DEMO = (TOOLS / "demo", TOOLS / "demo_load.py")
 ORDINANCES = REPO / "ordinances"
 
 SECTION = re.compile(r"§+\s*\d[\w.()\[\]-]*")
@@ -111,7 +111,7 @@ def findings(root: Path, ids: list[str]) -> list[str]:
 def test_no_section_number_or_jurisdiction_id_is_written_in_the_code():
     ids = jurisdiction_ids()
     assert ids, "no jurisdiction folder found under ordinances/"
-    found = findings(SRC, ids)
+    found = findings(SRC, ids) + findings(TOOLS, ids)
     assert not found, (
         "A village's facts belong in ordinances/<id>/ (read through the loader), not in code. "
         "Move each of these into the data, or into a comment or docstring if it only "

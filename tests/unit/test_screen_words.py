@@ -1,13 +1,13 @@
-"""The screens' words for the contract's names (apps/web/labels.py) and the anchors of a
-section's subsections (apps/web/sections.py)."""
+"""The screens' words for the contract's names (presentation/labels.py) and the anchors of a
+section's subsections (presentation/sections.py)."""
 
 from __future__ import annotations
 
 import pytest
 
 from siltfence.apps.web.diffing import differences
-from siltfence.apps.web.labels import gap, label, say, say_names
-from siltfence.apps.web.sections import anchor_for, cited_anchor, subsections
+from siltfence.presentation.labels import gap, label, say, say_names
+from siltfence.presentation.sections import anchor_for, cited_anchor, subsections
 
 
 @pytest.mark.parametrize(

@@ -378,6 +378,8 @@ def _written_out(village: str) -> list[tuple[str, str, str, tuple[str, ...]]]:
     for path, text in sentences.strings(rules):
         if path[-1] in ("id", "text"):  # an id; the ordinance's own words
             continue
+        if len(path) > 1 and path[-2] == "readings":  # a gap's id, named by a rule
+            continue
         for start, end, literal, names in sentences.literal_values(
             text, ordinance.parameters, latest
         ):

@@ -18,7 +18,6 @@ from click.exceptions import ClickException, UsageError
 
 from siltfence.cli.analyze import analyze_app
 from siltfence.cli.check import check as _check_command
-from siltfence.cli.demo import demo_app
 from siltfence.cli.determine import determine_and_print
 from siltfence.cli.inputs import date_or_today, print_json
 from siltfence.cli.inputs import read_json_file as _read_json
@@ -41,7 +40,6 @@ ordinances_app = typer.Typer(
 app.add_typer(ordinances_app, name="ordinances")
 app.add_typer(rain_app, name="rain")
 app.add_typer(analyze_app, name="analyze")
-app.add_typer(demo_app, name="demo")
 
 
 class Format(StrEnum):

@@ -8,6 +8,8 @@ secure cookie and HTTPS settings that `check --deploy` asks for.
 - DATABASE_URL: postgres://user@host:5432/name for PostgreSQL (default: SQLite file)
 - SECRET_KEY, ALLOWED_HOSTS (comma-separated), SILTFENCE_ENV (local | production)
 - SILTFENCE_DATA_DIR: where the SQLite file and uploads live (default ./var)
+- SILTFENCE_SESSION_CACHE_DIR: the cache of sessions every worker shares (default
+  $SILTFENCE_DATA_DIR/sessions; with several app servers, on storage they all mount)
 - SILTFENCE_LOCAL_HTTP=true (production only): serve over plain http on this computer, as
   `make run` does; refused unless ALLOWED_HOSTS names only 127.0.0.1, localhost or [::1]
 - SILTFENCE_AUDIT_KEY, SILTFENCE_AUDIT_CHECKPOINTS, SILTFENCE_AUDIT_CLERK_EMAIL: the key that
@@ -125,6 +127,7 @@ INSTALLED_APPS = [
     "siltfence.apps.inspections",
     "siltfence.apps.outbox",
     "siltfence.apps.yearreport",
+    "siltfence.apps.payments",
 ]
 
 # Background work (the daily rain sweep, duties, reminders): Django's tasks framework on
@@ -202,8 +205,11 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django_otp.middleware.OTPMiddleware",  # request.user.is_verified(): the code step passed
+    # Django's AuthenticationMiddleware, the person's row kept in the shared cache (decision 45)
+    "siltfence.apps.accounts.middleware.SignedInMiddleware",
+    # request.user.is_verified(): the code step passed (django-otp's OTPMiddleware, its
+    # device checked once, not on every request: decision 45)
+    "siltfence.apps.accounts.middleware.VerifiedDeviceMiddleware",
     "siltfence.apps.web.middleware.RequestSizeLimitMiddleware",  # 413 before a body is read
     "django.contrib.messages.middleware.MessageMiddleware",
     # Village staff, inspectors and appeals board members reach nothing but the sign-in steps
@@ -279,6 +285,30 @@ SILTFENCE_TILE_URL = os.environ.get("SILTFENCE_TILE_URL", "")
 SILTFENCE_DEFAULT_JURISDICTION = os.environ.get("SILTFENCE_DEFAULT_JURISDICTION", "")
 SILTFENCE_TILE_ATTRIBUTION = os.environ.get("SILTFENCE_TILE_ATTRIBUTION", "")
 SESSION_COOKIE_AGE = 60 * 60 * 8
+# Sessions (decision 45): kept in the database and in a cache every worker shares, so that a
+# signed-in request reads neither its session nor its second factor's device from the
+# database (accounts.sessions, accounts.signed_in). The cache is files in the data folder
+# (SILTFENCE_SESSION_CACHE_DIR; with several app servers, on storage they all mount, like
+# the uploads). Signing out, or a device revoked, is seen by the next request on any worker.
+# The default cache stays each process's own memory (the register's kept pages).
+SESSION_ENGINE = "siltfence.apps.accounts.sessions"
+SESSION_CACHE_ALIAS = "sessions"
+SESSION_SAVE_EVERY_REQUEST = False  # a page that changes nothing in the session writes nothing
+SESSION_CACHE_DIR = Path(
+    os.environ.get("SILTFENCE_SESSION_CACHE_DIR", "").strip() or DATA_DIR / "sessions"
+)
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    SESSION_CACHE_ALIAS: {
+        # Django's file cache, in JSON: reading an entry runs no code (decision 37)
+        "BACKEND": "siltfence.apps.accounts.cache.JSONFileCache",
+        "LOCATION": str(SESSION_CACHE_DIR),
+        "TIMEOUT": SESSION_COOKIE_AGE,
+        # Past this many entries, a quarter are dropped at random: a dropped session is
+        # read from the database again, a dropped answer is asked again.
+        "OPTIONS": {"MAX_ENTRIES": 20_000, "CULL_FREQUENCY": 4},
+    },
+}
 
 # The audit record's anchor (docs/deploy.md): checkpoints of the chain head, signed with a key
 # that is not in the database, appended to a file and emailed to the clerk.

@@ -20,6 +20,7 @@ urlpatterns = [
     path("", include("siltfence.apps.appeals.urls")),
     path("", include("siltfence.apps.outbox.urls")),
     path("", include("siltfence.apps.yearreport.urls")),
+    path("", include("siltfence.apps.payments.urls")),
     path("", include("siltfence.apps.accounts.urls")),
     path("", include("siltfence.apps.web.urls")),
 ]

@@ -28,6 +28,7 @@ INTEGRATION = str(Path(__file__).resolve().parents[2] / "integration")
 if INTEGRATION not in sys.path:
     sys.path.append(INTEGRATION)
 
+from board_helpers import board_decides  # noqa: E402
 from django.utils import timezone  # noqa: E402
 from season_helpers import (  # noqa: E402
     application_made,
@@ -222,9 +223,8 @@ def season_built(village_id: str, folder: Path) -> Season:
         notice_to=f"{w.landowner}; the administering authority",
         place="Village Hall",
     )
-    order_appeal = appeals.appeal_decide(
-        appeal=order_appeal,
-        board_member=v.board,
+    order_appeal = board_decides(
+        order_appeal,
         at=at("2025-06-17", 19, 30),
         decision="reverse",
         reasons="The photographs of June 11 show the fence reset and trenched.",

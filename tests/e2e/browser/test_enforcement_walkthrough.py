@@ -18,7 +18,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from conftest import assert_accessible, sign_in
-from siltfence.apps.accounts.models import Membership, Role
+from siltfence.apps.accounts.models import BoardSeat, Membership, Role
 from siltfence.apps.documents.pdf import lines_to_pdf
 from siltfence.apps.enforcement.models import EnforcementAction, Violation
 from siltfence.apps.permits import services
@@ -45,6 +45,11 @@ def world(purgeable_audit):
     for name, role in [("clerk", Role.STAFF), ("zba", Role.APPEALS_BOARD)]:
         made[name] = users.create_user(name, password=PASSWORD)
         Membership.objects.create(user=made[name], village=villages[SPENCER], role=role)
+    # The board decides as a board (decision 47): "zba" chairs it, with four members more.
+    Membership.objects.filter(user=made["zba"]).update(board_seat=BoardSeat.CHAIR)
+    for letter in "BCDE":
+        member = users.create_user(f"zba-{letter}", first_name=letter, last_name="Member")
+        Membership.objects.create(user=member, village=villages[SPENCER], role=Role.APPEALS_BOARD)
     filed = timezone.now() - datetime.timedelta(days=90)
     application = services.application_create(
         applicant=made["owner"],
@@ -203,9 +208,21 @@ def test_from_a_complaint_to_the_tax_roll_then_an_appeal_reverses_the_order(
     board.get_by_label("Notice given to").fill("Alex Schmid; the Building Inspector")
     board.get_by_role("button", name="Set the hearing").click()
     said(board, "Hearing scheduled")
-    board.locator("#id_decision").select_option("reverse")
-    board.get_by_label("Reasons").fill("The photographs show the neighbouring lot.")
-    board.get_by_role("button", name="Record the decision").click()
+    # The chair records the roll (all five present), then the motion and each vote.
+    rows = board.get_by_test_id("roll-row")
+    expect(rows).to_have_count(5)
+    for index in range(5):
+        rows.nth(index).get_by_text("Present", exact=True).click()
+    board.get_by_role("button", name="Record the roll").click()
+    said(board, "Roll recorded")
+    board.locator("#id_kind").select_option("reverse")
+    board.get_by_label("Grounds stated in the motion").fill(
+        "The photographs show the neighbouring lot."
+    )
+    votes = board.get_by_test_id("vote-row")
+    for index in range(5):
+        votes.nth(index).get_by_text("For", exact=True).click()
+    board.get_by_role("button", name="Record the motion and the votes").click()
     expect(board.get_by_test_id("appeal-status")).to_have_text("Decided: Reversed")
     assert_accessible(board)
 

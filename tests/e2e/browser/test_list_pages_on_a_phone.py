@@ -22,7 +22,8 @@ from siltfence.apps.accounts.models import Membership, Role
 from siltfence.apps.documents.pdf import lines_to_pdf
 from siltfence.apps.permits import services
 from siltfence.apps.permits.models import DocumentKind
-from siltfence.apps.web import paging, staff_views
+from siltfence.apps.web import staff_views
+from siltfence.presentation import paging
 
 PASSWORD = "list-pages-password-2026"
 SPENCER = "spencer-wi"

@@ -4,11 +4,11 @@
 New Glarus: a permit filed January 5, 2026 and issued January 7 (its 180 days end July 6,
 § 135-7G), under a stop-work order from June 22, revoked on July 6, the revocation appealed
 and its hearing set for July 20 (the record of tests/integration/test_restored_permit_period.py,
-built the same way through the services). The board member finds the new field on the
-decision form, with its hint naming the permit's last day; a day 181 days after that day is
-refused by the field's label and nothing changes; a reversal through October 31 restores the
-permit, and the village staff see the board's extension on the permit's page. axe finds
-nothing broken, and nothing scrolls sideways.
+built the same way through the services). The board's chair, after the roll, finds the new
+field on the form of the motion and votes, with its hint naming the permit's last day; a day
+181 days after that day is refused by the field's label and nothing changes; a reversal
+through October 31 restores the permit, and the village staff see the board's extension
+on the permit's page. axe finds nothing broken, and nothing scrolls sideways.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from conftest import DESK, PHONE, assert_accessible, sign_in
-from siltfence.apps.accounts.models import Membership, Role
+from siltfence.apps.accounts.models import BoardSeat, Membership, Role
+from siltfence.apps.appeals import hearings
 from siltfence.apps.appeals import services as appeals
 from siltfence.apps.documents.pdf import lines_to_pdf
 from siltfence.apps.enforcement import services as enforcement
@@ -57,7 +58,13 @@ def record(purgeable_audit, settings, tmp_path):
     staff = users.create_user("ng-clerk", password=PASSWORD, first_name="Robin")
     board = users.create_user("ng-board", password=PASSWORD, first_name="Kim")
     Membership.objects.create(user=staff, village=village, role=Role.STAFF)
-    Membership.objects.create(user=board, village=village, role=Role.APPEALS_BOARD)
+    # The board decides as a board (decision 47): Kim chairs it, with four members more.
+    Membership.objects.create(
+        user=board, village=village, role=Role.APPEALS_BOARD, board_seat=BoardSeat.CHAIR
+    )
+    for letter in "BCDE":
+        member = users.create_user(f"ng-member-{letter}", first_name=letter, last_name="Member")
+        Membership.objects.create(user=member, village=village, role=Role.APPEALS_BOARD)
 
     application = services.application_create(
         applicant=owner,
@@ -117,6 +124,13 @@ def record(purgeable_audit, settings, tmp_path):
         notice_given_on=datetime.date(2026, 7, 15),
         notice_to="Alex Schmid",
     )
+    # The chair records the roll: all five present.
+    roster = hearings.board_roster(village.id, at("2026-07-20", 19), "America/Chicago")
+    hearings.hearing_record(
+        appeal=appeal,
+        user=board,
+        roll=[hearings.RollCall(m.user_id, "present") for m in roster],
+    )
     permit.refresh_from_db()
     assert permit.status == "revoked"
     return {"permit": permit, "appeal": appeal}
@@ -134,13 +148,17 @@ def fits(page, size) -> None:
 
 
 def decide(page, *, until: datetime.date) -> None:
-    """A reversal of the revocation on July 20 at 8 pm, through ``until``."""
-    form = page.get_by_test_id("decide-form")
-    form.locator("#id_decision").select_option("reverse")
-    form.get_by_label("Reasons").fill("The fence was repaired on July 9.")
-    form.get_by_label("Decided (date and time)").fill("2026-07-20T20:00")
+    """A motion to reverse the revocation on July 20 at 8 pm, through ``until``, carried by
+    all five members sitting."""
+    form = page.get_by_test_id("vote-form")
+    form.locator("#id_kind").select_option("reverse")
+    form.get_by_label("Grounds stated in the motion").fill("The fence was repaired on July 9.")
+    form.get_by_label("Voted (date and time)").fill("2026-07-20T20:00")
     form.get_by_label(LABEL).fill(until.isoformat())
-    form.get_by_role("button", name="Record the decision").click()
+    rows = form.get_by_test_id("vote-row")
+    for index in range(rows.count()):
+        rows.nth(index).get_by_text("For", exact=True).click()
+    form.get_by_role("button", name="Record the motion and the votes").click()
     page.wait_for_load_state()
 
 
@@ -157,7 +175,7 @@ def test_the_board_restores_a_revoked_permit_through_a_new_last_day(
     board = session(browser, size, base, "ng-board")
     board.goto(f"{base}/appeals/{appeal.pk}/")
     expect(board.get_by_role("heading", level=1)).to_have_text(f"Appeal {appeal.number}")
-    form = board.get_by_test_id("decide-form")
+    form = board.get_by_test_id("vote-form")
     field = form.get_by_label(LABEL)
     expect(field).to_be_visible()
     expect(field).to_have_value("")
@@ -181,9 +199,11 @@ def test_the_board_restores_a_revoked_permit_through_a_new_last_day(
     expect(refusal).to_contain_text(f"the latest is {last_day + 180 * DAY:%B %-d, %Y}")
     expect(board.get_by_test_id("appeal-status")).not_to_contain_text("Decided")
     # Nothing typed is lost, and the field in error is marked.
-    form = board.get_by_test_id("decide-form")
+    form = board.get_by_test_id("vote-form")
     expect(form.get_by_label(LABEL)).to_have_value(too_far.isoformat())
-    expect(form.get_by_label("Reasons")).to_have_value("The fence was repaired on July 9.")
+    expect(form.get_by_label("Grounds stated in the motion")).to_have_value(
+        "The fence was repaired on July 9."
+    )
     expect(form.locator(".usa-form-group--error")).to_have_count(1)
     fits(board, size)
     assert_accessible(board)
@@ -194,9 +214,9 @@ def test_the_board_restores_a_revoked_permit_through_a_new_last_day(
 
     # The reversal through October 31: recorded, and the permit restored through that day.
     decide(board, until=NEW_LAST_DAY)
-    expect(board.locator(".messages")).to_contain_text("Decision recorded.")
+    expect(board.locator(".messages")).to_contain_text("The motion to reverse carries: 5 for")
     expect(board.get_by_test_id("appeal-status")).to_have_text("Decided: Reversed")
-    expect(board.get_by_test_id("decide-form")).to_have_count(0)
+    expect(board.get_by_test_id("vote-form")).to_have_count(0)
     expect(board.get_by_test_id("restored-until")).to_contain_text(
         f"valid through {NEW_LAST_DAY:%B %-d, %Y}"
     )

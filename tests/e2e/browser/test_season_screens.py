@@ -72,7 +72,7 @@ SCREENS = {
     "permittee-permit": "the permittee's permit page",
     "site-log": "the permittee's site log",
     "board-home": "the appeals board's home",
-    "appeal-decision": "the appeal waiting for the board, with the decision form",
+    "appeal-decision": "the appeal waiting for the board, with how the board decides",
     "register": "the public register, searched for the permit",
 }
 ROLE = {
@@ -257,7 +257,7 @@ def walk_village(browser: Any, base: str, season: Season, seen: dict) -> None:
         walk.screen(
             "appeal-decision",
             f"/appeals/{season.surety_appeal.pk}/",
-            decide="[data-testid=decide-form]",
+            board_rule="[data-testid=board-rule]",
         )
         walk.screen("register", f"/register/?q={permit.number}", rows="[data-testid=register] tr")
     finally:
@@ -530,13 +530,15 @@ def test_the_board_s_home_shows_the_appeal_waiting(walked, village, width):
 
 
 @each()
-def test_the_appeal_waiting_has_its_decision_form(walked, village, width):
+def test_the_appeal_waiting_says_how_the_board_decides(walked, village, width):
+    # The board decides as a board, at a hearing with a quorum (decision 47): no hearing is
+    # set yet, so no roll and no vote; the page says what the village's data counts.
     season, found = shown(walked, village, "appeal-decision", width)
     assert f"Decision on application {season.pending.number}" in found.main
     assert season.words.appeals_citation in found.main
-    [form] = found.parts["decide"]
-    assert all(word in form for word in ("Affirm", "Reverse", "Modify", "Reasons"))
-    assert "Record the decision" in form
+    [rule] = found.parts["board_rule"]
+    assert "a quorum of 3 of its 5 seats" in rule and "4 concurring votes" in rule
+    assert "No hearing is set yet." in found.main
 
 
 @each()

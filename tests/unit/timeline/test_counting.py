@@ -11,12 +11,26 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from siltfence.core.timeline import OfficeCalendar, WeekendsAndHolidaysRule, WisStats990Rule
+from siltfence.core.ordinance.loader import load
+from siltfence.core.timeline import CountingRule, OfficeCalendar
 
 D = datetime.date
 CHICAGO = ZoneInfo("America/Chicago")
-SPENCER = WisStats990Rule("§ 990.001(4) Wis. Stats.")
-NEW_GLARUS = WeekendsAndHolidaysRule("Village of New Glarus Code Ch. 1, rules of construction, C")
+# The rules as the data gives them: the state's (ordinances/_states/wi/counting.yaml), and
+# New Glarus's own (its jurisdiction.yaml), each around the state's legal holidays.
+WISCONSIN = load("spencer-wi").state_law
+SPENCER = CountingRule(
+    WISCONSIN.counting_rules["wis-stats-990-001-4"], WISCONSIN.holidays, "§ 990.001(4) Wis. Stats."
+)
+NEW_GLARUS = CountingRule(
+    load("new-glarus-wi").counting_rule,
+    WISCONSIN.holidays,
+    "Village of New Glarus Code Ch. 1, rules of construction, C",
+)
+
+
+def office(closures: frozenset[datetime.date] | None = None) -> OfficeCalendar:
+    return OfficeCalendar(closures, holidays=WISCONSIN.holidays)
 
 
 def at(text: str) -> datetime.datetime:
@@ -163,20 +177,20 @@ def test_hours_are_elapsed_hours_across_the_spring_clock_change():
     ],
 )
 def test_ten_business_days_across_thanksgiving_week(closures, due):
-    office = OfficeCalendar(closures)
-    assert NEW_GLARUS.business_days_after(D(2026, 11, 20), 10, office).due == due
+    calendar = office(closures)
+    assert NEW_GLARUS.business_days_after(D(2026, 11, 20), 10, calendar).due == due
 
 
 def test_a_closure_day_given_by_the_office_pushes_a_business_day_deadline():
     # Friday June 5: Mon 8..Fri 12 (1-5), Mon 15..Thu 18 (6-9). Friday June 19 is Juneteenth
     # (a default closure) or a closure given by the office: the tenth day is Monday June 22.
     # With weekends only, Friday June 19 is the tenth day.
-    assert NEW_GLARUS.business_days_after(D(2026, 6, 5), 10, OfficeCalendar()).due == D(2026, 6, 22)
-    given = OfficeCalendar(frozenset({D(2026, 6, 19)}))
+    assert NEW_GLARUS.business_days_after(D(2026, 6, 5), 10, office()).due == D(2026, 6, 22)
+    given = office(frozenset({D(2026, 6, 19)}))
     counted = NEW_GLARUS.business_days_after(D(2026, 6, 5), 10, given)
     assert counted.due == D(2026, 6, 22)
     assert "Friday 2026-06-19" in (counted.moved or "")
-    weekends = OfficeCalendar(frozenset())
+    weekends = office(frozenset())
     assert NEW_GLARUS.business_days_after(D(2026, 6, 5), 10, weekends).due == D(2026, 6, 19)
 
 
@@ -186,7 +200,7 @@ def test_years_of_closure_days_are_summed_up_and_only_those_the_count_skips_are_
     closures = frozenset([D(y, 12, 24) for y in years] + [D(y, 12, 31) for y in years])
     # From Friday December 18, 2026: Mon 21 (1), Tue 22 (2), Wed 23 (3), [Thu 24 given],
     # [Fri 25 Christmas is not given here, so it counts] (4), Mon 28 (5).
-    counted = NEW_GLARUS.business_days_after(D(2026, 12, 18), 5, OfficeCalendar(closures))
+    counted = NEW_GLARUS.business_days_after(D(2026, 12, 18), 5, office(closures))
     assert counted.due == D(2026, 12, 28)
     says = counted.counting.says
     assert "22 days from 2016-12-24 to 2026-12-31" in says
@@ -196,8 +210,8 @@ def test_years_of_closure_days_are_summed_up_and_only_those_the_count_skips_are_
 
 def test_a_few_closure_days_are_each_listed():
     ten = frozenset(D(2026, 7, day) for day in range(6, 16))  # Monday 6 to Wednesday 15
-    says = NEW_GLARUS.business_days_after(D(2026, 7, 1), 3, OfficeCalendar(ten)).counting.says
+    says = NEW_GLARUS.business_days_after(D(2026, 7, 1), 3, office(ten)).counting.says
     assert all(d.isoformat() in says for d in ten)
     eleven = ten | {D(2026, 7, 16)}
-    says = NEW_GLARUS.business_days_after(D(2026, 7, 1), 3, OfficeCalendar(eleven)).counting.says
+    says = NEW_GLARUS.business_days_after(D(2026, 7, 1), 3, office(eleven)).counting.says
     assert "11 days from 2026-07-06 to 2026-07-16" in says

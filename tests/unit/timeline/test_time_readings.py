@@ -12,19 +12,30 @@ import datetime
 from zoneinfo import ZoneInfo
 
 from siltfence.core.ordinance.loader import load
-from siltfence.core.timeline import WisStats990Rule, compute
+from siltfence.core.timeline import CountingRule, compute
 
 from .helpers import ev, notes, one, run
 
 D = datetime.date
 CHICAGO = ZoneInfo("America/Chicago")
 CITATION = "§ 990.001(4) Wis. Stats."
+WISCONSIN = load("spencer-wi").state_law
+
+
+def state_rule(citation: str, closed_on_saturdays: bool | None = None) -> CountingRule:
+    """The state's rule for statutes as its state folder gives it."""
+    return CountingRule(
+        WISCONSIN.counting_rules["wis-stats-990-001-4"],
+        WISCONSIN.holidays,
+        citation,
+        closed_on_saturdays,
+    )
 
 
 def test_the_hours_rule_is_cited_to_paragraph_a_not_d():
     # (4)(a): "when any such time is expressed in hours the whole of Sunday and of any legal
     # holiday, from midnight to midnight, shall be excluded".
-    counted = WisStats990Rule(CITATION).hours_after(
+    counted = state_rule(CITATION).hours_after(
         datetime.datetime(2026, 5, 9, 10, tzinfo=CHICAGO), 48
     )
     assert "§ 990.001(4)(a)" in counted.counting.says
@@ -34,7 +45,7 @@ def test_the_hours_rule_is_cited_to_paragraph_a_not_d():
 def test_a_filing_due_on_a_saturday_moves_to_monday_where_the_office_is_closed_saturdays():
     # (4)(c): Saturday May 2 + 14 = Saturday May 16; the office is closed, so the notice may
     # be filed on the next day that is not a Sunday or legal holiday: Monday May 18.
-    closed = WisStats990Rule(CITATION, closed_on_saturdays=True)
+    closed = state_rule(CITATION, closed_on_saturdays=True)
     moved = closed.days_after(D(2026, 5, 2), 14, filing=True)
     assert moved.due == D(2026, 5, 18)
     assert "(c)" in moved.counting.says
@@ -42,21 +53,21 @@ def test_a_filing_due_on_a_saturday_moves_to_monday_where_the_office_is_closed_s
 
 def test_a_saturday_filing_past_a_monday_holiday_moves_to_tuesday():
     # Saturday May 9 + 14 = Saturday May 23; Sunday 24; Monday 25 is Memorial Day: Tuesday 26.
-    closed = WisStats990Rule(CITATION, closed_on_saturdays=True)
+    closed = state_rule(CITATION, closed_on_saturdays=True)
     assert closed.days_after(D(2026, 5, 9), 14, filing=True).due == D(2026, 5, 26)
 
 
 def test_a_saturday_last_day_stays_when_the_act_is_not_a_filing_or_the_office_is_open():
-    closed = WisStats990Rule(CITATION, closed_on_saturdays=True)
+    closed = state_rule(CITATION, closed_on_saturdays=True)
     assert closed.days_after(D(2026, 5, 2), 14).due == D(2026, 5, 16)
-    open_saturdays = WisStats990Rule(CITATION, closed_on_saturdays=False)
+    open_saturdays = state_rule(CITATION, closed_on_saturdays=False)
     assert open_saturdays.days_after(D(2026, 5, 2), 14, filing=True).due == D(2026, 5, 16)
-    unknown = WisStats990Rule(CITATION)
+    unknown = state_rule(CITATION)
     assert unknown.days_after(D(2026, 5, 2), 14, filing=True).due == D(2026, 5, 16)
 
 
 def test_a_friday_last_day_never_moves_even_for_a_filing():
-    closed = WisStats990Rule(CITATION, closed_on_saturdays=True)
+    closed = state_rule(CITATION, closed_on_saturdays=True)
     assert closed.days_after(D(2026, 5, 1), 14, filing=True).due == D(2026, 5, 15)
 
 

@@ -9,7 +9,10 @@ class AccountsConfig(AppConfig):
     def ready(self) -> None:
         # Authenticator keys are stored encrypted and read through one function (decision
         # 33); failed sign-ins are counted per account as well as per address.
-        from siltfence.apps.accounts import checks, guessing, seeds  # noqa: F401 (checks)
+        # What signed-in requests keep in the shared cache stops counting when a person's
+        # devices or roles change (decision 45).
+        from siltfence.apps.accounts import checks, guessing, seeds, signed_in  # noqa: F401
 
         seeds.install()
         guessing.install()
+        signed_in.install()

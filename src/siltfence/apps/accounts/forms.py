@@ -6,11 +6,15 @@ from typing import Any
 
 from django import forms
 
-from siltfence.apps.accounts.models import Role
+from siltfence.apps.accounts.models import BoardSeat, Role
 from siltfence.apps.accounts.services import EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, REASON_MAX_LENGTH
 from siltfence.apps.enforcement.forms import StrictDateField
 
 TERM_HINT = "Needed for an appeals board member; optional for the others."
+SEAT_HINT = (
+    "For an appeals board member: a member (the chair among them), or an alternate, who sits "
+    "only in place of a member absent or recused. Others are members."
+)
 
 
 class AddForm(forms.Form):
@@ -38,11 +42,21 @@ class AddForm(forms.Form):
     role = forms.ChoiceField(choices=[("", "Choose a role"), *Role.choices], label="Role")
     term_start = StrictDateField(required=False, label="Term: first day", help_text=TERM_HINT)
     term_end = StrictDateField(required=False, label="Term: last day", help_text=TERM_HINT)
+    board_seat = forms.ChoiceField(
+        choices=BoardSeat.choices,
+        initial=BoardSeat.MEMBER,
+        required=False,
+        label="Board seat",
+        help_text=SEAT_HINT,
+    )
 
 
 class TermForm(forms.Form):
     term_start = StrictDateField(required=False, label="Term: first day")
     term_end = StrictDateField(required=False, label="Term: last day")
+    board_seat = forms.ChoiceField(
+        choices=BoardSeat.choices, required=False, label="Board seat", help_text=SEAT_HINT
+    )
     reason = forms.CharField(
         required=False, max_length=REASON_MAX_LENGTH, label="Why (for the record, optional)"
     )

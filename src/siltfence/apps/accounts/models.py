@@ -25,6 +25,17 @@ class Role(models.TextChoices):
     APPEALS_BOARD = "appeals_board", "Appeals board member"
 
 
+class BoardSeat(models.TextChoices):
+    """An appeals board member's seat: a member (the chair among them), or an alternate, who
+    sits only in place of a member absent or recused (``siltfence.core.board.sitting``). The
+    number of seats and alternates is the village's data (``board`` in jurisdiction.yaml)."""
+
+    MEMBER = "member", "Member"
+    CHAIR = "chair", "Chair"
+    FIRST_ALTERNATE = "first_alternate", "First alternate"
+    SECOND_ALTERNATE = "second_alternate", "Second alternate"
+
+
 def village_today(village_id: str) -> datetime.date:
     """Today in the village's time zone (its ordinance data), where a term's days are
     counted; a village with no encoded ordinance counts in the server's zone."""
@@ -98,6 +109,8 @@ class Membership(models.Model):
     )
     village = models.ForeignKey("permits.Village", on_delete=models.PROTECT, related_name="+")
     role = models.CharField(max_length=20, choices=Role.choices)
+    # Only an appeals board member's seat is other than "member" (a chair or an alternate).
+    board_seat = models.CharField(max_length=20, choices=BoardSeat.choices, default="member")
     term_start = models.DateField(null=True, blank=True)
     term_end = models.DateField(null=True, blank=True)
     # Empty for the memberships made before they were recorded.
@@ -143,6 +156,14 @@ class Membership(models.Model):
             models.CheckConstraint(
                 condition=models.Q(ended_by__isnull=True) | models.Q(ended_at__isnull=False),
                 name="membership_ended_by_has_a_time",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(board_seat="member")
+                | models.Q(
+                    role=Role.APPEALS_BOARD.value,
+                    board_seat__in=[s.value for s in BoardSeat],
+                ),
+                name="membership_board_seat_on_the_board",
             ),
         ]
         indexes = [models.Index(fields=["village", "role"], name="membership_village_role")]

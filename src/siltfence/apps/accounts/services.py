@@ -26,7 +26,7 @@ from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from siltfence.apps.accounts.models import Membership, Role, village_today
+from siltfence.apps.accounts.models import BoardSeat, Membership, Role, village_today
 from siltfence.apps.accounts.rules import village_ids
 from siltfence.apps.accounts.selectors import current_staff_count
 from siltfence.apps.audit.chain import event_record
@@ -67,6 +67,13 @@ TERM_OVER = (
     "someone's access now, remove them"
 )
 BOARD_TERM = "give the last day of the appeals board member's term"
+SEAT_UNKNOWN = "choose member, chair, first alternate or second alternate"
+SEAT_NOT_BOARD = "only an appeals board member has a seat on the board (chair or alternate)"
+SEAT_NOT_IN_DATA = (
+    "{village}'s board has {alternates} alternate{plural} (its data: board.alternates in "
+    "jurisdiction.yaml); there is no {seat}"
+)
+SEAT_TAKEN = "{person} is the board's {seat} already for {term}; change their seat or term first"
 MEMBERSHIP_UNKNOWN = "no such membership in {village}"
 MEMBERSHIP_ENDED = "this membership was ended already, on {when}"
 LAST_STAFF = (
@@ -136,11 +143,66 @@ def _term_check(
         )
 
 
+def _term_words(start: datetime.date | None, end: datetime.date | None) -> str:
+    return f"{start or '…'} to {end or '…'}" if start or end else "no term set"
+
+
+def _seat_check(
+    *,
+    village_id: str,
+    role: Role,
+    seat: object,
+    start: datetime.date | None,
+    end: datetime.date | None,
+    excluding: int | None = None,
+) -> str:
+    """A seat fits the role and the village's board: only a board member is chair or an
+    alternate, an alternate the board's data has, and one chair, first and second alternate
+    at a time (terms that overlap)."""
+    if not isinstance(seat, str) or seat not in BoardSeat.values:
+        raise _refuse(SEAT_UNKNOWN, "board_seat")
+    if seat == BoardSeat.MEMBER:
+        return seat
+    if role != Role.APPEALS_BOARD:
+        raise _refuse(SEAT_NOT_BOARD, "board_seat")
+    from siltfence.core.ordinance.loader import load
+
+    alternates = load(village_id).board.alternates
+    rank = {BoardSeat.FIRST_ALTERNATE: 1, BoardSeat.SECOND_ALTERNATE: 2}.get(BoardSeat(seat), 0)
+    if rank > alternates:
+        raise _refuse(
+            SEAT_NOT_IN_DATA.format(
+                village=_village_name(village_id),
+                alternates=alternates,
+                plural="" if alternates == 1 else "s",
+                seat=BoardSeat(seat).label.lower(),
+            ),
+            "board_seat",
+        )
+    holders = Membership.all_objects.filter(
+        village_id=village_id, role=Role.APPEALS_BOARD, board_seat=seat, ended_at__isnull=True
+    ).select_related("user")
+    for other in holders.exclude(pk=excluding) if excluding else holders:
+        if (other.term_end is None or start is None or other.term_end >= start) and (
+            other.term_start is None or end is None or other.term_start <= end
+        ):
+            raise _refuse(
+                SEAT_TAKEN.format(
+                    person=other.user.get_username(),
+                    seat=BoardSeat(seat).label.lower(),
+                    term=_term_words(other.term_start, other.term_end),
+                ),
+                "board_seat",
+            )
+    return seat
+
+
 def _snapshot(m: Membership) -> dict[str, Any]:
     return {
         "user": m.user.get_username(),
         "user_id": m.user_id,
         "role": m.role,
+        "board_seat": m.board_seat,
         "term_start": m.term_start.isoformat() if m.term_start else None,
         "term_end": m.term_end.isoformat() if m.term_end else None,
         "ended_at": m.ended_at.isoformat() if m.ended_at else None,
@@ -231,6 +293,7 @@ def membership_add(
     email: str = "",
     term_start: datetime.date | None = None,
     term_end: datetime.date | None = None,
+    board_seat: str = BoardSeat.MEMBER,
     site: str,
 ) -> Membership:
     """Give a person a role in the village: an existing account (``person``, its username
@@ -250,6 +313,9 @@ def membership_add(
         raise _refuse(PERSON_MISSING, "person")
     chosen = _role(role)
     _term_check(village_id=village_id, role=chosen, start=term_start, end=term_end)
+    seat = _seat_check(
+        village_id=village_id, role=chosen, seat=board_seat, start=term_start, end=term_end
+    )
     if new:
         _new_account_check(
             username=username, first_name=first_name, last_name=last_name, email=email
@@ -284,6 +350,7 @@ def membership_add(
                 role=chosen,
                 term_start=term_start,
                 term_end=term_end,
+                board_seat=seat,
                 added_at=timezone.now(),
                 added_by=actor,
             )
@@ -356,15 +423,25 @@ def membership_term_change(
     term_start: datetime.date | None,
     term_end: datetime.date | None,
     reason: str = "",
+    board_seat: str | None = None,
 ) -> Membership:
     """Set the first and last days of a membership's term (either may be empty, except an
-    appeals board member's last day). A term changed so that it no longer covers today
-    ends the access, so the last staff member's term cannot be changed that way."""
+    appeals board member's last day), and a board member's seat (``board_seat``; None keeps
+    it). A term changed so that it no longer covers today ends the access, so the last
+    staff member's term cannot be changed that way."""
     text = _clean_reason(reason)
     with transaction.atomic():
         membership = _locked(actor, village_id, membership_id)
         _term_check(
             village_id=village_id, role=Role(membership.role), start=term_start, end=term_end
+        )
+        seat = _seat_check(
+            village_id=village_id,
+            role=Role(membership.role),
+            seat=membership.board_seat if board_seat is None else board_seat,
+            start=term_start,
+            end=term_end,
+            excluding=membership.pk,
         )
         before = _snapshot(membership)
         today = village_today(village_id)
@@ -374,7 +451,8 @@ def membership_term_change(
         if not covers_today:
             _staff_kept(membership, village_id)
         membership.term_start, membership.term_end = term_start, term_end
-        membership.save(update_fields=["term_start", "term_end"])
+        membership.board_seat = seat
+        membership.save(update_fields=["term_start", "term_end", "board_seat"])
         event_record(
             actor=actor,
             entity="membership",

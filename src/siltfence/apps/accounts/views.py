@@ -85,6 +85,7 @@ def person_add(request: HttpRequest, village: str) -> HttpResponse:
                 email=data["email"],
                 term_start=data["term_start"],
                 term_end=data["term_end"],
+                board_seat=data["board_seat"] or "member",
                 site=_site(request),
             )
         except services.MembershipRefused as refused:
@@ -114,6 +115,7 @@ def _person_page(
     initial: dict[str, Any] = {
         "term_start": membership.term_start.isoformat() if membership.term_start else "",
         "term_end": membership.term_end.isoformat() if membership.term_end else "",
+        "board_seat": membership.board_seat,
     }
     return render(
         request,
@@ -121,12 +123,19 @@ def _person_page(
         {
             "village": place,
             "m": membership,
-            "term_form": term or TermForm(initial=initial),
+            "term_form": term or _term_form(membership, initial),
             "end_form": end or EndForm(yourself=_yourself(request, membership)),
             "yourself": _yourself(request, membership),
         },
         status=status,
     )
+
+
+def _term_form(membership: Membership, initial: dict[str, Any]) -> TermForm:
+    form = TermForm(initial=initial)
+    if membership.role != Role.APPEALS_BOARD:  # only a board member has a seat to change
+        del form.fields["board_seat"]
+    return form
 
 
 @login_required
@@ -152,6 +161,7 @@ def person_term(request: HttpRequest, village: str, pk: int) -> HttpResponse:
                 term_start=form.cleaned_data["term_start"],
                 term_end=form.cleaned_data["term_end"],
                 reason=form.cleaned_data["reason"],
+                board_seat=form.cleaned_data["board_seat"] or None,
             )
         except services.MembershipRefused as refused:
             _refused(form, refused)

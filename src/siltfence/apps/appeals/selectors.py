@@ -3,7 +3,10 @@ person who filed (or whose permit or application it concerns)."""
 
 from __future__ import annotations
 
+import datetime
+from dataclasses import dataclass
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.db.models import Q, QuerySet
 
@@ -32,3 +35,50 @@ def docket(user: Any) -> QuerySet[Appeal]:
         .select_related("village", "case", "action", "application")
         .order_by("status", "hearing_at", "-filed_on", "-id")
     )
+
+
+def hearings_on(village_id: str, day: datetime.date, zone: str) -> list[Appeal]:
+    """The village's appeals whose hearing is set on ``day`` (in the village's zone), by
+    the hour of their hearing: the items of that day's agenda."""
+    start = datetime.datetime.combine(day, datetime.time(0), tzinfo=ZoneInfo(zone))
+    return list(
+        Appeal.objects.filter(
+            village_id=village_id,
+            hearing_at__gte=start,
+            hearing_at__lt=start + datetime.timedelta(days=1),
+        )
+        .select_related("village", "case", "action", "application__site")
+        .order_by("hearing_at", "number")
+    )
+
+
+@dataclass(frozen=True)
+class HearingDay:
+    village_id: str
+    village: str
+    day: datetime.date
+    count: int
+
+
+def hearing_days(user: Any, *, most: int = 12) -> list[HearingDay]:
+    """The days with hearings of appeals not yet decided, in the person's villages (staff
+    and board), soonest first: each day's agenda."""
+    from siltfence.core.ordinance.loader import load
+
+    villages = village_ids(user, Role.STAFF, Role.APPEALS_BOARD)
+    rows = (
+        Appeal.objects.filter(village_id__in=villages, hearing_at__isnull=False)
+        .exclude(status="decided")
+        .select_related("village")
+        .order_by("hearing_at")
+    )
+    days: dict[tuple[str, datetime.date], list[Appeal]] = {}
+    for appeal in rows[:500]:
+        assert appeal.hearing_at is not None
+        zone = ZoneInfo(load(appeal.village_id).time_zone)
+        day = appeal.hearing_at.astimezone(zone).date()
+        days.setdefault((appeal.village_id, day), []).append(appeal)
+    return [
+        HearingDay(village_id=v, village=found[0].village.name, day=d, count=len(found))
+        for (v, d), found in list(days.items())[:most]
+    ]

@@ -1,4 +1,6 @@
-"""Appeals and variances: ``appeal_file``, ``appeal_hearing_schedule``, ``appeal_decide``.
+"""Appeals and variances: ``appeal_file``, ``appeal_hearing_schedule``, and the decision a
+vote of the board carries (``decision_terms``, ``decision_apply``; the hearing's roll and
+the votes are ``siltfence.apps.appeals.hearings``).
 
 Who may appeal, and what may not be appealed, come from ``appeals`` in the ordinance data
 (Spencer § 413-12B: any applicant, permittee, landowner or land user; New Glarus § 135-12:
@@ -14,6 +16,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import uuid
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.files.base import ContentFile
@@ -47,7 +50,6 @@ ALREADY_FILED = (
 )
 GROUNDS_REQUIRED = "grounds: say why the decision is wrong (or, for a variance, what is asked)"
 NAME_REQUIRED = "appellant: give the name of the person or office appealing"
-NOT_BOARD = "village: only members of the {body} of {village} may do this"
 NOT_BOARD_OR_STAFF = "village: only the {body} or the {authority} of {village} may do this"
 ALREADY_DECIDED = "appeal: {number} was already decided ({decision})"
 NOTICE_AFTER_HEARING = (
@@ -124,6 +126,7 @@ def _audit(
     citation: str,
     reason: str = "",
     before: dict[str, Any] | None = None,
+    after: dict[str, Any] | None = None,
 ) -> None:
     change_record(
         appeal,
@@ -134,6 +137,7 @@ def _audit(
         citation=citation,
         reason=reason,
         before=before,
+        after=after,
     )
 
 
@@ -260,14 +264,6 @@ def appeal_file(
     return appeal
 
 
-def _require_board(user: Any, appeal: Appeal, ordinance: Ordinance) -> None:
-    if not is_board_member_of(user, appeal):
-        raise ActionRefused(
-            NOT_BOARD.format(body=ordinance.rules["appeals"]["body"], village=ordinance.name),
-            field="village",
-        )
-
-
 def appeal_hearing_schedule(
     *,
     appeal: Appeal,
@@ -301,13 +297,7 @@ def appeal_hearing_schedule(
         )
     with transaction.atomic():
         locked = Appeal.objects.select_for_update().get(pk=appeal.pk)
-        if locked.status == AppealStatus.DECIDED:
-            raise ActionRefused(
-                ALREADY_DECIDED.format(
-                    number=locked.number, decision=locked.get_decision_display()
-                ),
-                field="appeal",
-            )
+        not_decided_check(locked)
         if hearing_day < locked.filed_on:
             raise ActionRefused(
                 HEARING_BEFORE_FILING.format(hearing=hearing_day, filed=locked.filed_on),
@@ -441,30 +431,41 @@ def _restored_period(
     permit_document_store(permit=permit)
 
 
-def appeal_decide(
+@dataclass(frozen=True)
+class DecisionTerms:
+    """What a motion proposes the board decide, checked (``decision_terms``)."""
+
+    decision: str
+    reasons: str
+    modification: str = ""
+    findings: dict[str, str] = field(default_factory=dict)
+    retracts: bool = False
+    restored_until: datetime.date | None = None
+
+    @property
+    def lifts(self) -> bool:
+        """The decision lifts the order or revocation appealed: a reversal, or a modification
+        that says it does."""
+        return self.decision == Decision.REVERSE or (
+            self.decision == Decision.MODIFY and self.retracts
+        )
+
+
+def decision_terms(
     *,
     appeal: Appeal,
-    board_member: Any,
-    at: datetime.datetime,
+    ordinance: Ordinance,
     decision: str,
     reasons: str,
     modification: str = "",
     findings: dict[str, str] | None = None,
     retracts: bool = False,
     restored_until: datetime.date | None = None,
-) -> Appeal:
-    """The board's decision after the hearing: affirm, reverse or modify (an appeal), grant
-    or deny (a variance). A reversed stop-work order is retracted and a reversed revocation
-    restores the permit, as ``order_retracted`` by the appeals board on the timeline; so is
-    a modified one when the modification lifts it (``retracts``: "revocation reversed,
-    permit restored"). The record changes at once, with the decision cited.
-
-    A decision restoring a revoked permit may set its period (``restored_until``, its new
-    last day): an extension by the board, which decides with the authority's powers
-    (§ 413-12A, § 135-12A(3)), up to the authority's limit on one extension, and given even
-    where the period ended while the permit stood revoked (decision 38)."""
-    ordinance = _ordinance(appeal.village_id)
-    _require_board(board_member, appeal, ordinance)
+) -> DecisionTerms:
+    """Check what a decision would say, before anything is written: affirm, reverse or
+    modify (an appeal), grant or deny (a variance), with written reasons; a modification
+    says how; a variance is granted only with the three findings; a new last day only on a
+    decision that restores a revoked permit (decision 38)."""
     rule = ordinance.rules["appeals"]
     choices = VARIANCE_DECISIONS if appeal.kind == AppealKind.VARIANCE else APPEAL_DECISIONS
     if decision not in choices:
@@ -480,12 +481,17 @@ def appeal_decide(
         raise ActionRefused(MODIFICATION_REQUIRED, field="modification")
     if retracts and decision != Decision.MODIFY:
         raise ActionRefused(RETRACTS_ONLY_ON_MODIFY, field="retracts")
-    lifts = decision == Decision.REVERSE or (decision == Decision.MODIFY and retracts)
+    terms = DecisionTerms(
+        decision=decision,
+        reasons=reasons,
+        modification=modification,
+        retracts=retracts,
+        restored_until=restored_until,
+    )
     if restored_until is not None and not (
-        lifts and appeal.action is not None and appeal.action.kind == "revocation"
+        terms.lifts and appeal.action is not None and appeal.action.kind == "revocation"
     ):
         raise ActionRefused(RESTORED_UNTIL_ONLY, field="restored_until")
-    written: dict[str, str] = {}
     if decision == Decision.GRANT:
         for test, words in VARIANCE_TESTS.items():
             value = _text((findings or {}).get(test, ""), "findings", 5000)
@@ -494,84 +500,114 @@ def appeal_decide(
                     FINDING_REQUIRED.format(test=words, citation=rule["citation"]),
                     field="findings",
                 )
-            written[test] = value
-    with transaction.atomic():
-        locked_case = None
-        if appeal.case_id is not None:
-            locked_case = EnforcementCase.objects.select_for_update().get(pk=appeal.case_id)
-        locked = Appeal.objects.select_for_update().get(pk=appeal.pk)
-        if locked.status == AppealStatus.DECIDED:
-            raise ActionRefused(
-                ALREADY_DECIDED.format(
-                    number=locked.number, decision=locked.get_decision_display()
-                ),
-                field="appeal",
-            )
-        if locked.hearing_at is None or locked.hearing_at > at:
-            when = "not set"
-            if locked.hearing_at is not None:
-                local = timezone.localtime(locked.hearing_at, _zone(ordinance.time_zone))
-                when = f"set for {local:%Y-%m-%d %H:%M}"
-            raise ActionRefused(NO_HEARING.format(body=rule["body"], when=when), field="decision")
-        before = _snapshot(locked)
-        locked.status = AppealStatus.DECIDED
-        locked.decision = decision
-        locked.decision_reasons = reasons
-        locked.modification = modification
-        locked.findings = written
-        locked.decided_at = at
-        locked.decided_by = board_member
-        locked.save()
-        restored = False
-        if lifts and locked.action is not None and locked_case is not None:
-            order = {"stop_work_order": "stop_work_order", "revocation": "revocation"}.get(
-                locked.action.kind
-            )
-            if order is not None and _in_effect(locked_case, locked.action):
-                _retraction(
-                    locked_case,
-                    actor=board_member,
-                    at=at,
-                    order=order,
-                    by="appeals_board",
-                    reason=(
-                        f"{'Reversed' if decision == Decision.REVERSE else 'Modified'} on appeal "
-                        f"{locked.number}: {modification or reasons}"
-                    )[:2000],
-                    appeal=locked,
-                )
-                restored = order == "revocation"
-        if restored_until is not None:
-            if not restored:
-                # The revocation was no longer the one in effect: nothing is restored.
-                raise ActionRefused(RESTORED_UNTIL_ONLY, field="restored_until")
-            _restored_period(
-                locked, ordinance, board_member=board_member, at=at, until=restored_until
-            )
-        _audit(
-            locked,
-            actor=board_member,
-            action="appeal_decide",
-            citation=rule["citation"],
-            reason=reasons[:500],
-            before=before,
-        )
-        from siltfence.apps.appeals.documents import decision_lines
-        from siltfence.apps.documents.pdf import lines_to_pdf
+            terms.findings[test] = value
+    return terms
 
-        content = lines_to_pdf(
-            decision_lines(ordinance=ordinance, appeal=locked), title=f"Decision {locked.number}"
+
+def hearing_held_check(appeal: Appeal, at: datetime.datetime, ordinance: Ordinance) -> None:
+    """The board decides after a hearing: one set, and its time come by ``at``."""
+    if appeal.hearing_at is None or appeal.hearing_at > at:
+        when = "not set"
+        if appeal.hearing_at is not None:
+            local = timezone.localtime(appeal.hearing_at, _zone(ordinance.time_zone))
+            when = f"set for {local:%Y-%m-%d %H:%M}"
+        raise ActionRefused(
+            NO_HEARING.format(body=ordinance.rules["appeals"]["body"], when=when),
+            field="decision",
         )
-        locked.decision_sha256 = hashlib.sha256(content).hexdigest()
-        locked.decision_document.save(f"{uuid.uuid4().hex}.pdf", ContentFile(content), save=False)
-        locked.save(update_fields=["decision_document", "decision_sha256"])
-        event_record(
-            actor=None,
-            entity="appeal",
-            entity_id=locked.pk,
-            action="appeal_decision_generate",
-            village=locked.village_id,
-            citation=rule["citation"],
-            after={"sha256": locked.decision_sha256},
+
+
+def not_decided_check(appeal: Appeal) -> None:
+    if appeal.status == AppealStatus.DECIDED:
+        raise ActionRefused(
+            ALREADY_DECIDED.format(number=appeal.number, decision=appeal.get_decision_display()),
+            field="appeal",
         )
+
+
+def decision_apply(
+    locked: Appeal,
+    locked_case: EnforcementCase | None,
+    ordinance: Ordinance,
+    terms: DecisionTerms,
+    *,
+    by: Any,
+    at: datetime.datetime,
+) -> Appeal:
+    """Write the board's decision on the record: the decision carried by a vote of the board
+    (``siltfence.apps.appeals.hearings``), never one member's. A reversed stop-work order
+    is retracted and a reversed revocation restores the permit, as ``order_retracted`` by
+    the appeals board on the timeline; so is a modified one when the modification lifts it.
+    The record changes at once, with the decision cited, and the written decision is made.
+
+    A decision restoring a revoked permit may set its period (``restored_until``, its new
+    last day): an extension by the board, which decides with the authority's powers
+    (§ 413-12A, § 135-12A(3)), up to the authority's limit on one extension, and given even
+    where the period ended while the permit stood revoked (decision 38).
+
+    Call inside the transaction, holding the locks of the appeal and its case, after the
+    checks (``decision_terms``, ``hearing_held_check``, ``not_decided_check``). ``by`` is
+    who recorded the board's vote."""
+    rule = ordinance.rules["appeals"]
+    before = _snapshot(locked)
+    locked.status = AppealStatus.DECIDED
+    locked.decision = terms.decision
+    locked.decision_reasons = terms.reasons
+    locked.modification = terms.modification
+    locked.findings = terms.findings
+    locked.decided_at = at
+    locked.decided_by = by
+    locked.save()
+    restored = False
+    if terms.lifts and locked.action is not None and locked_case is not None:
+        order = {"stop_work_order": "stop_work_order", "revocation": "revocation"}.get(
+            locked.action.kind
+        )
+        if order is not None and _in_effect(locked_case, locked.action):
+            _retraction(
+                locked_case,
+                actor=by,
+                at=at,
+                order=order,
+                by="appeals_board",
+                reason=(
+                    f"{'Reversed' if terms.decision == Decision.REVERSE else 'Modified'} on "
+                    f"appeal {locked.number}: {terms.modification or terms.reasons}"
+                )[:2000],
+                appeal=locked,
+            )
+            restored = order == "revocation"
+    if terms.restored_until is not None:
+        if not restored:
+            # The revocation was no longer the one in effect: nothing is restored.
+            raise ActionRefused(RESTORED_UNTIL_ONLY, field="restored_until")
+        _restored_period(locked, ordinance, board_member=by, at=at, until=terms.restored_until)
+    _audit(
+        locked,
+        actor=by,
+        action="appeal_decide",
+        citation=rule["citation"],
+        reason=terms.reasons[:500],
+        before=before,
+    )
+    from siltfence.apps.appeals.documents import decision_lines
+    from siltfence.apps.appeals.minutes import minutes_of
+    from siltfence.apps.documents.pdf import lines_to_pdf
+
+    content = lines_to_pdf(
+        decision_lines(ordinance=ordinance, appeal=locked, minutes=minutes_of(locked)),
+        title=f"Decision {locked.number}",
+    )
+    locked.decision_sha256 = hashlib.sha256(content).hexdigest()
+    locked.decision_document.save(f"{uuid.uuid4().hex}.pdf", ContentFile(content), save=False)
+    locked.save(update_fields=["decision_document", "decision_sha256"])
+    event_record(
+        actor=None,
+        entity="appeal",
+        entity_id=locked.pk,
+        action="appeal_decision_generate",
+        village=locked.village_id,
+        citation=rule["citation"],
+        after={"sha256": locked.decision_sha256},
+    )
     return locked

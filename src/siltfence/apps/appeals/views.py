@@ -1,5 +1,6 @@
 """Appeals screens: the docket, filing, the record of an appeal with everything the
-decision appealed rests on, the hearing and the board's decision."""
+decision appealed rests on, the hearing, the board's roll and votes, and its documents
+(the written decision, the hearing notice, the agenda of a day's hearings)."""
 
 from __future__ import annotations
 
@@ -18,11 +19,20 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import is_board_member_of, is_staff_of, village_ids
 from siltfence.apps.appeals import forms as af
+from siltfence.apps.appeals import hearings as h
 from siltfence.apps.appeals import services as a
-from siltfence.apps.appeals.selectors import appeals_visible_to, docket
+from siltfence.apps.appeals.documents import agenda_lines, board_rule_lines, notice_lines
+from siltfence.apps.appeals.minutes import in_words, minutes_of
+from siltfence.apps.appeals.models import Hearing
+from siltfence.apps.appeals.selectors import appeals_visible_to, docket, hearing_days, hearings_on
+from siltfence.apps.documents.pdf import lines_to_pdf
 from siltfence.apps.enforcement.forms import first_error
 from siltfence.apps.enforcement.models import EnforcementAction
-from siltfence.apps.enforcement.selectors import cases_visible_to
+from siltfence.apps.enforcement.selectors import (
+    ATTORNEY_LETTERS,
+    cases_visible_to,
+    sees_internal_record,
+)
 from siltfence.apps.enforcement.views import _aware, said
 from siltfence.apps.permits.models import Village
 from siltfence.apps.permits.selectors import applications_visible_to
@@ -37,7 +47,11 @@ def docket_view(request: HttpRequest) -> HttpResponse:
         raise PermissionDenied("The docket is for the appeals board and the village's staff.")
     page = Paginator(docket(request.user), 25).get_page(request.GET.get("page"))
     staff_villages = Village.objects.filter(pk__in=village_ids(request.user, Role.STAFF))
-    return render(request, "appeals/docket.html", {"page": page, "staff_villages": staff_villages})
+    return render(
+        request,
+        "appeals/docket.html",
+        {"page": page, "staff_villages": staff_villages, "days": hearing_days(request.user)},
+    )
 
 
 def _decision_target(request: HttpRequest) -> tuple[Any, Any, Village | None]:
@@ -140,11 +154,56 @@ def appeal_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return _detail(request, appeal)
 
 
-def _detail(request: HttpRequest, appeal: Any, decide_form: Any = None) -> HttpResponse:
-    """The appeal's page; after a refused decision, with the board's form as it was filled
-    in and the field in error marked, so nothing typed is lost."""
+def _sitting_now(appeal: Any) -> Hearing | None:
+    """The sitting of the hearing now set on the appeal, if its roll is recorded."""
+    if appeal.hearing_at is None:
+        return None
+    return (
+        Hearing.objects.filter(appeal=appeal, held_at=appeal.hearing_at)
+        .prefetch_related("roll")
+        .first()
+    )
+
+
+def _roll_form(appeal: Any, data: Any = None) -> af.RollForm | None:
+    """The roll's form, once the hearing set has begun and until its roll is recorded."""
+    if appeal.status == "decided" or appeal.hearing_at is None:
+        return None
+    if appeal.hearing_at > timezone.now() or _sitting_now(appeal) is not None:
+        return None
+    zone = load(appeal.village_id).time_zone
+    return af.RollForm(data, roster=h.board_roster(appeal.village_id, appeal.hearing_at, zone))
+
+
+def _motion_form(appeal: Any, data: Any = None) -> af.MotionForm | None:
+    """The form of a motion and its votes, at a sitting with a quorum."""
+    sitting = _sitting_now(appeal)
+    if appeal.status == "decided" or sitting is None or not sitting.has_quorum:
+        return None
+    return af.MotionForm(
+        data,
+        seated=[line for line in sitting.roll.all() if line.seated],
+        variance=appeal.kind == "variance",
+        permit_last_day=_revoked_permit_last_day(appeal),
+        initial={"voted_at": timezone.localtime().strftime("%Y-%m-%dT%H:%M")},
+    )
+
+
+def _detail(
+    request: HttpRequest,
+    appeal: Any,
+    *,
+    roll_form: Any = None,
+    motion_form: Any = None,
+    close_form: Any = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The appeal's page; after a refused roll or vote, with the form as it was filled in
+    and the field in error marked, so nothing typed is lost."""
     ordinance = load(appeal.village_id)
     case = appeal.case
+    recorder = h.may_record(request.user, appeal)
+    closing = recorder and h.may_close_not_reversed(appeal)
     return render(
         request,
         "appeals/detail.html",
@@ -155,18 +214,35 @@ def _detail(request: HttpRequest, appeal: Any, decide_form: Any = None) -> HttpR
             "case": case,
             "violations": case.violations.prefetch_related("photos") if case else [],
             "actions": case.actions.prefetch_related("documents") if case else [],
+            # The steps' internal notes and the letters to the attorney: the same rule as
+            # the case's page, so the appellant reads here no more than there.
+            "internal": sees_internal_record(request.user, appeal.village_id),
+            "attorney_letters": ATTORNEY_LETTERS,
             "board": is_board_member_of(request.user, appeal),
+            "recorder": recorder,
             "can_schedule": is_board_member_of(request.user, appeal)
             or is_staff_of(request.user, appeal),
             "hearing_form": af.HearingForm(),
-            "decide_form": decide_form
-            or af.DecideForm(
-                initial={"decided_at": timezone.localtime().strftime("%Y-%m-%dT%H:%M")},
-                permit_last_day=_revoked_permit_last_day(appeal),
-            ),
+            "minutes": minutes_of(appeal),
+            "board_says": board_rule_lines(ordinance),
+            "roll_form": (roll_form or _roll_form(appeal)) if recorder else None,
+            "motion_form": (motion_form or _motion_form(appeal)) if recorder else None,
+            "close_form": (
+                close_form
+                or af.CloseForm(
+                    initial={"decided_at": timezone.localtime().strftime("%Y-%m-%dT%H:%M")}
+                )
+            )
+            if closing
+            else None,
+            "hearing_words": in_words(appeal.hearing_at, ordinance.time_zone)
+            if appeal.hearing_at
+            else "",
+            "hearing_due": appeal.hearing_at is not None and appeal.hearing_at <= timezone.now(),
             "restored": _restored_extension(appeal),
             "tests": a.VARIANCE_TESTS,
         },
+        status=status,
     )
 
 
@@ -206,37 +282,165 @@ def appeal_hearing(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("appeals:detail", pk=pk)
 
 
+def _recorder(request: HttpRequest, pk: int) -> Any:
+    appeal = get_object_or_404(appeals_visible_to(request.user), pk=pk)
+    if not h.may_record(request.user, appeal):
+        raise PermissionDenied(
+            "Only the village's staff, or the chair of its board, record the board's hearing "
+            "and votes."
+        )
+    return appeal
+
+
+def _refused(request: HttpRequest, exc: SiltfenceError, form: Any) -> None:
+    """Show a refusal, and mark the field it names on the form."""
+    if getattr(exc, "field", "") == "village":
+        raise PermissionDenied(str(exc))
+    messages.error(request, said(exc, form))
+    field = getattr(exc, "field", None)
+    if form is not None and field in form.fields:
+        form.add_error(field, str(exc).split(": ", 1)[-1])
+
+
 @login_required
 @require_POST
-def appeal_decide(request: HttpRequest, pk: int) -> HttpResponse:
-    appeal = get_object_or_404(appeals_visible_to(request.user), pk=pk)
-    if not is_board_member_of(request.user, appeal):
-        raise PermissionDenied("Only the appeals board decides appeals.")
-    form = af.DecideForm(request.POST, permit_last_day=_revoked_permit_last_day(appeal))
+def appeal_roll(request: HttpRequest, pk: int) -> HttpResponse:
+    appeal = _recorder(request, pk)
+    form = _roll_form(appeal, request.POST)
+    if form is None:
+        messages.error(request, ROLL_NOT_NOW)
+        return _detail(request, appeal, status=400)
     if not form.is_valid():
         messages.error(request, first_error(form))
-        return _detail(request, appeal, form)
+        return _detail(request, appeal, roll_form=form, status=400)
+    try:
+        sitting = h.hearing_record(
+            appeal=appeal,
+            user=request.user,
+            roll=[h.RollCall(person, status, reason) for person, status, reason in form.calls()],
+        )
+    except SiltfenceError as exc:
+        _refused(request, exc, form)
+        return _detail(request, appeal, roll_form=form, status=400)
+    if sitting.has_quorum:
+        messages.success(request, f"Roll recorded. {sitting.quorum_says}")
+    else:
+        messages.warning(request, f"Roll recorded. {sitting.quorum_says}")
+    return redirect("appeals:detail", pk=pk)
+
+
+@login_required
+@require_POST
+def appeal_vote(request: HttpRequest, pk: int) -> HttpResponse:
+    appeal = _recorder(request, pk)
+    sitting = _sitting_now(appeal)
+    form = _motion_form(appeal, request.POST)
+    if form is None or sitting is None:
+        messages.error(
+            request,
+            sitting.quorum_says
+            if sitting is not None and not sitting.has_quorum
+            else NO_SITTING
+            if appeal.status != "decided"
+            else f"Appeal {appeal.number} is decided already.",
+        )
+        return _detail(request, appeal, status=400)
+    if not form.is_valid():
+        messages.error(request, first_error(form))
+        return _detail(request, appeal, motion_form=form, status=400)
     data = form.cleaned_data
     try:
-        a.appeal_decide(
-            appeal=appeal,
-            board_member=request.user,
-            at=_aware(data["decided_at"], appeal.village_id),
-            decision=data["decision"],
+        motion = h.motion_vote(
+            hearing=sitting,
+            user=request.user,
+            kind=data["kind"],
+            votes=form.votes(),
             reasons=data["reasons"],
-            modification=data["modification"],
-            findings={t: data[t] for t in a.VARIANCE_TESTS},
-            retracts=data["retracts"],
+            at=_aware(data["voted_at"], appeal.village_id),
+            modification=data.get("modification", ""),
+            findings={t: data.get(t, "") for t in a.VARIANCE_TESTS},
+            retracts=bool(data.get("retracts")),
             restored_until=data.get("restored_until"),
         )
     except SiltfenceError as exc:
-        messages.error(request, said(exc, form))
-        field = getattr(exc, "field", None)
-        if field in form.fields:
-            form.add_error(field, str(exc).split(": ", 1)[-1])
-        return _detail(request, appeal, form)
-    messages.success(request, "Decision recorded. The decision document was generated.")
+        _refused(request, exc, form)
+        return _detail(request, appeal, motion_form=form, status=400)
+    if motion.carried:
+        messages.success(
+            request, f"{motion.outcome} The decision is recorded, and the written decision made."
+        )
+    else:
+        messages.warning(request, motion.outcome)
     return redirect("appeals:detail", pk=pk)
+
+
+@login_required
+@require_POST
+def appeal_close(request: HttpRequest, pk: int) -> HttpResponse:
+    appeal = _recorder(request, pk)
+    form = af.CloseForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, first_error(form))
+        return _detail(request, appeal, close_form=form, status=400)
+    try:
+        h.appeal_close_not_reversed(
+            appeal=appeal,
+            user=request.user,
+            at=_aware(form.cleaned_data["decided_at"], appeal.village_id),
+            note=form.cleaned_data["note"],
+        )
+    except SiltfenceError as exc:
+        _refused(request, exc, form)
+        return _detail(request, appeal, close_form=form, status=400)
+    messages.success(request, "Recorded: the decision appealed is not reversed.")
+    return redirect("appeals:detail", pk=pk)
+
+
+ROLL_NOT_NOW = (
+    "The roll is recorded once the hearing has begun, once for each hearing set, and not "
+    "after the appeal is decided."
+)
+NO_SITTING = "Record the roll of the hearing first: the board votes at a hearing with a quorum."
+
+
+def _pdf(content: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+@login_required
+@require_GET
+def appeal_notice(request: HttpRequest, pk: int) -> HttpResponse:
+    """The notice of the hearing set on the appeal, made from the record when asked."""
+    appeal = get_object_or_404(appeals_visible_to(request.user), pk=pk)
+    if appeal.hearing_at is None:
+        raise Http404("No hearing is set.")
+    lines = notice_lines(ordinance=load(appeal.village_id), appeal=appeal)
+    return _pdf(
+        lines_to_pdf(lines, title=f"Notice of hearing {appeal.number}"),
+        f"hearing-notice-{appeal.number}.pdf",
+    )
+
+
+@login_required
+@require_GET
+def agenda(request: HttpRequest, village: str, day: str) -> HttpResponse:
+    """The agenda of the board's hearings of a village on a day, for its staff and board."""
+    if village not in village_ids(request.user, Role.STAFF, Role.APPEALS_BOARD):
+        raise PermissionDenied("The agenda is for the appeals board and the village's staff.")
+    try:
+        when = datetime.date.fromisoformat(day)
+    except ValueError:
+        raise Http404("No such day.") from None
+    ordinance = load(village)
+    appeals = hearings_on(village, when, ordinance.time_zone)
+    lines = agenda_lines(ordinance=ordinance, day=when, appeals=appeals)
+    return _pdf(
+        lines_to_pdf(lines, title=f"Agenda {when.isoformat()}"),
+        f"agenda-{village}-{when.isoformat()}.pdf",
+    )
 
 
 @login_required

@@ -265,11 +265,18 @@ def _core_station(row: Station) -> Any:
 
 
 def rain_days_record(
-    *, station_id: str, days: dict[datetime.date, int], source: str
+    *,
+    station_id: str,
+    days: dict[datetime.date, int],
+    source: str,
+    actor: Any = None,
+    reason: str = "",
 ) -> tuple[int, int]:
     """A station's daily amounts (tenths of mm) into the rain record; a day stored with the
     same amount is left alone, a corrected amount replaces it. Returns (added, changed).
-    Files are imported by the rain record's own import (``manage.py rain_import``)."""
+    Files are imported by the rain record's own import (``manage.py rain_import``); a
+    village's own gauge is entered by hand by its staff (``actor``, with the ``reason`` for
+    a correction) through ``siltfence.apps.rain.gauges``."""
     station = Station.objects.filter(pk=station_id).first()
     if station is None:
         raise ActionRefused(UNKNOWN_STATION.format(station=station_id[:20]), field="station")
@@ -297,11 +304,12 @@ def rain_days_record(
             # Rain sets duties: every day written is on the record, a correction with its
             # amount before and after (tenths of a millimetre).
             event_record(
-                actor=None,
+                actor=actor,
                 entity="rain_station",
                 entity_id=_station_number(station.pk),
                 action="rain_days_record",
-                reason=source[:80],
+                village=station.village_id or "",
+                reason=(reason or source)[:300],
                 after={
                     "station": station.pk,
                     "added": added,

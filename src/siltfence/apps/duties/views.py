@@ -4,6 +4,7 @@ time) and the page where staff see or choose a site's rain station."""
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterable, Iterator
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -12,11 +13,13 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET, require_POST
 
 from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import is_staff_of, village_ids
 from siltfence.apps.duties import charts
+from siltfence.apps.duties.models import PermitDuties
 from siltfence.apps.duties.selectors import (
     duties_due_by,
     last_recorded_days,
@@ -42,12 +45,25 @@ from siltfence.apps.duties.services import (
     site_station_unpin,
     site_unrecorded,
 )
+from siltfence.apps.duties.templatetags.terms import terms
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.models import Site
 from siltfence.apps.rain.selectors import runs, spans_text
-from siltfence.apps.web.wording import when
 from siltfence.core.ordinance.loader import load
 from siltfence.core.rain import threshold_on
+from siltfence.presentation.paging import pk_path
+from siltfence.presentation.tables import (
+    CHUNK,
+    Column,
+    Item,
+    ListQueryRefused,
+    Table,
+    chosen_villages,
+    download,
+    refuses_bad_queries,
+    village_filter,
+    wants_csv,
+)
 
 NAMES = {
     "start_notice": "Notice of the start of work",
@@ -66,39 +82,114 @@ def _staff_villages(request: HttpRequest) -> set[str]:
     return villages
 
 
-@login_required
-@require_GET
-def dashboard(request: HttpRequest) -> HttpResponse:
-    villages = _staff_villages(request)
-    now = timezone.now()
-    week = now + datetime.timedelta(days=7)
-    states = list(duties_due_by(villages, week)[:500])
-    overdue, soon = [], []
+def _duties(
+    states: Iterable[PermitDuties], now: datetime.datetime, week: datetime.datetime
+) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Each duty not met of ``states`` that is overdue or falls due by ``week``, with which
+    of the two it is (``overdue``, ``soon``), as a row of the dashboard's lists."""
+    url = pk_path("web:permit")
     for state in states:
-        zone = ZoneInfo(load(state.village_id).time_zone)
+        ordinance = load(state.village_id)
+        zone = ZoneInfo(ordinance.time_zone)
         for duty in state.duties:
             if duty["status"] == "met":
                 continue
             due = due_moment(str(duty["due"]), zone)
-            row = {
-                "permit": state.permit,
-                "name": NAMES.get(duty["kind"], duty["kind"]),
-                "who": "the permittee" if duty["party"] == "permittee" else "the village",
-                "due": when(str(duty["due"]), str(zone)),
-                "because": duty["because"],
-                "citation": duty["citation"],
-                "ordinance": load(state.village_id),
-            }
             if duty["status"] == "overdue" or due <= now:
-                overdue.append(row)
+                which = "overdue"
             elif due <= week:
-                soon.append(row)
+                which = "soon"
+            else:
+                continue
+            yield (
+                which,
+                {
+                    "url": url(state.permit.pk),
+                    "number": state.permit.number,
+                    "address": state.permit.application.site.address,
+                    "name": NAMES.get(duty["kind"], duty["kind"]),
+                    "who": "the permittee" if duty["party"] == "permittee" else "the village",
+                    "due": _due(str(duty["due"]), zone),
+                    "because": duty["because"],
+                    "citation": duty["citation"],
+                    "ordinance": ordinance,
+                },
+            )
+
+
+def _due(due: str, zone: ZoneInfo) -> str | datetime.datetime:
+    """A duty's due day as is; a due time in the village's clock (shown with its zone, and
+    written in the download with its offset from UTC)."""
+    if "T" not in due:
+        return due
+    moment = datetime.datetime.fromisoformat(due)
+    return (moment if moment.tzinfo else moment.replace(tzinfo=zone)).astimezone(zone)
+
+
+def _explained(row: dict[str, Any], text: str) -> SafeString:
+    return terms(text, row["ordinance"])
+
+
+def _duties_table(name: str, label: str, testid: str) -> Table[dict[str, Any]]:
+    """The dashboard's lists of duties (overdue; due this week): the same columns."""
+    return Table(
+        name=name,
+        label=label,
+        testid=testid,
+        columns=(
+            Column("Permit", lambda r: r["number"], link=lambda r: r["url"]),
+            Column("Site", lambda r: r["address"]),
+            Column("Duty", lambda r: r["name"], strong=lambda r: True),
+            Column("Whose", lambda r: r["who"]),
+            Column("Due", lambda r: r["due"]),
+            Column("Why", lambda r: Item(r["because"], r["citation"]), markup=_explained),
+        ),
+    )
+
+
+OVERDUE = _duties_table("duties-overdue", "the duties overdue", "overdue")
+DUE_SOON = _duties_table("duties-due-this-week", "the duties due this week", "due-soon")
+DUTY_LISTS = {"overdue": OVERDUE, "soon": DUE_SOON}
+# The permits whose duties the dashboard's page reads at most; its downloads read them all.
+DASHBOARD_PERMITS = 500
+NOT_A_LIST = "list: choose overdue or soon; {shown} is not one of the dashboard's lists"
+
+
+@login_required
+@require_GET
+@refuses_bad_queries
+def dashboard(request: HttpRequest) -> HttpResponse:
+    yours = _staff_villages(request)
+    villages = chosen_villages(request, yours)
+    now = timezone.now()
+    week = now + datetime.timedelta(days=7)
+    due = duties_due_by(villages, week)
+    if wants_csv(request):
+        asked = str(request.GET.get("list", "")).strip()
+        if asked not in DUTY_LISTS:
+            shown = repr(asked if len(asked) <= 20 else asked[:20] + "...")
+            raise ListQueryRefused(NOT_A_LIST.format(shown=shown), field="list")
+        every = _duties(due.iterator(chunk_size=CHUNK), now, week)
+        chosen = (row for which, row in every if which == asked)
+        return DUTY_LISTS[asked].csv(chosen, villages=villages)
+    states = list(due[: DASHBOARD_PERMITS + 1])
+    overdue: list[dict[str, Any]] = []
+    soon: list[dict[str, Any]] = []
+    for which, row in _duties(states[:DASHBOARD_PERMITS], now, week):
+        (overdue if which == "overdue" else soon).append(row)
     return render(
         request,
         "duties/dashboard.html",
         {
-            "overdue": overdue,
-            "soon": soon,
+            "overdue": OVERDUE.page(overdue),
+            "overdue_count": len(overdue),
+            "overdue_download": download(request, OVERDUE, list="overdue"),
+            "soon": DUE_SOON.page(soon),
+            "soon_count": len(soon),
+            "soon_download": download(request, DUE_SOON, list="soon"),
+            "cut_short": len(states) > DASHBOARD_PERMITS,
+            "dashboard_permits": DASHBOARD_PERMITS,
+            "village_filter": village_filter(request, yours),
             "rain": _rain_charts(villages, timezone.localdate()),
             "compliance": _compliance_chart(villages, now),
             "villages": sorted(load(v).name for v in villages),

@@ -18,6 +18,12 @@ from django.db import transaction
 from fpdf import FPDF
 
 from siltfence.apps.audit.chain import event_record
+from siltfence.apps.documents.addressees import (
+    addressee_lines,
+    case_addressees,
+    office_lines,
+    village_holds_land,
+)
 from siltfence.apps.documents.pdf import _latin1, lines_to_pdf
 from siltfence.core.ordinance.loader import load
 from siltfence.core.ordinance.model import Ordinance
@@ -28,6 +34,7 @@ KIND_TITLES = {
     "retraction": "Retraction",
     "cease_and_desist_referral": "Cease-and-desist referral",
     "notice_of_intent": "Notice of intent",
+    "notice_to_cease": "Notice to cease",
     "invoice": "Invoice",
     "tax_roll_certification": "Certification to the tax roll",
     "injunction_referral": "Injunction referral",
@@ -79,6 +86,74 @@ def _permit(case: Any) -> Any:
     return getattr(case.application, "permit", None)
 
 
+def _gap(ordinance: Ordinance, id: str) -> dict[str, Any] | None:
+    return next((dict(g) for g in ordinance.rules["gaps"] if g["id"] == id), None)
+
+
+def _village_land(ordinance: Ordinance, case: Any) -> str:
+    """A line saying the village holds the land, where it does (the ``village-holds-land``
+    reading: the notices and the bill go to the permittee)."""
+    application = case.application if case.application_id is not None else None
+    if not village_holds_land(application):
+        return ""
+    gap = _gap(ordinance, "village-holds-land")
+    cited = f" [{', '.join(gap['citations'])}]" if gap else ""
+    permittee = ordinance.words.get("permittee", "permittee")
+    return (
+        f"Landowner: the {ordinance.name} itself holds this land (a right-of-way); this "
+        f"notice goes to the {permittee}, and no special assessment is made against the "
+        f"village's own land{cited}."
+    )
+
+
+def addressed(ordinance: Ordinance, case: Any) -> list[str]:
+    """To whom (names and mailing addresses, or plainly none) and from what office (its
+    address and phone from the village's data), for the head of a notice."""
+    lines = addressee_lines(
+        case_addressees(case, ordinance), village_land=_village_land(ordinance, case)
+    )
+    return [*lines, "", *office_lines(ordinance), ""]
+
+
+def _remedy(rule: Any) -> str:
+    remedy = rule.get("remedy") if rule else None
+    if not remedy:
+        return ""
+    return f"{remedy['says']} [{remedy['citation']}]."
+
+
+def _action_rule(ordinance: Ordinance, action: str, citation: str = "") -> Any:
+    rules = [r for r in ordinance.rules["enforcement"]["actions"] if r["action"] == action]
+    cited = [r for r in rules if r["citation"] == citation]
+    return (cited or rules or [None])[0]
+
+
+def order_must_do(ordinance: Ordinance, grounds: list[dict[str, Any]]) -> list[str]:
+    """What lifts a stop-work order: what each of its grounds requires, how it ends, and
+    what follows if it is not done (the steps that run from the posting)."""
+    rule = ordinance.rules["enforcement"]["stop_work_order"]
+    by_id = {g["id"]: g for g in rule["grounds"]}
+    lines = ["WHAT YOU MUST DO TO LIFT THIS ORDER:"]
+    for ground in grounds:
+        remedy = _remedy(by_id.get(ground["id"]))
+        if remedy:
+            lines.append(f"- {remedy}")
+    lift = rule.get("lift")
+    if lift:
+        lines.append(f"{lift['says']} [{lift['citation']}].")
+    permitted = all(g["id"] != "no-permit" for g in grounds)
+    follows = [
+        r
+        for r in ordinance.rules["enforcement"]["actions"]
+        if r["after_event"] == "stop_work_order_posted"
+        and r.get("requires_permit") in (None, permitted)
+    ]
+    if follows:
+        lines.append("IF IT IS NOT DONE:")
+        lines += [f"- {r['says']} [{r['citation']}]." for r in follows]
+    return lines
+
+
 def appeal_lines(ordinance: Ordinance, what: str) -> list[str]:
     """How to appeal ``what`` (an order's id as in ``appeals.not_appealable``), from the
     data: the body, who may appeal, and what may not be appealed."""
@@ -112,9 +187,11 @@ def placard_lines(*, ordinance: Ordinance, case: Any, action: Any) -> list[str]:
         *_site(case),
         f"Posted: {_when(action.at, ordinance.time_zone)}",
         "",
+        *addressed(ordinance, case),
         "GROUNDS:",
     ]
     lines += [f"- {g['says']} [{g['citation']}]" for g in action.grounds]
+    lines += ["", *order_must_do(ordinance, list(action.grounds))]
     lines += ["", "DO NOT REMOVE THIS NOTICE.", ""]
     lines += appeal_lines(ordinance, "stop_work_order")
     lines += ["", f"{ordinance.authority_title}, {ordinance.name}"]
@@ -128,6 +205,7 @@ def revocation_lines(*, ordinance: Ordinance, case: Any, action: Any) -> list[st
         *_site(case),
         f"Revoked: {_when(action.at, ordinance.time_zone)}",
         "",
+        *addressed(ordinance, case),
         f"The {ordinance.authority_title} revokes this permit [{action.citation}].",
         f"Lawful from {_day(action.details['lawful_from'])}: {action.details['because']}.",
         "",
@@ -135,6 +213,9 @@ def revocation_lines(*, ordinance: Ordinance, case: Any, action: Any) -> list[st
         action.note,
         "",
     ]
+    remedy = _remedy(_action_rule(ordinance, "revoke_permit", action.citation))
+    if remedy:
+        lines += ["WHAT YOU MUST DO:", remedy, ""]
     lines += appeal_lines(ordinance, "revocation")
     retraction = ordinance.rules["enforcement"]["retraction"]
     lines += [f"RETRACTION. {retraction['says']} [{retraction['citation']}].", ""]
@@ -153,6 +234,7 @@ def retraction_lines(*, ordinance: Ordinance, case: Any, action: Any) -> list[st
     )
     lines = _head(ordinance, f"RETRACTION OF {what}")
     lines += [*_site(case), f"Retracted: {_when(action.at, ordinance.time_zone)}", ""]
+    lines += addressed(ordinance, case)
     if order == "stop_work_order":
         lines.append(f"The stop-work order on this site is retracted by {by} [{action.citation}].")
         lines.append("Work may resume under the permit and its approved plan.")
@@ -263,7 +345,6 @@ def notice_of_intent_lines(*, ordinance: Ordinance, case: Any, action: Any) -> l
     order = case.actions.filter(kind="stop_work_order").order_by("at").first()
     lines = _head(ordinance, "NOTICE OF INTENT TO PERFORM WORK")
     lines += [
-        f"To: the {ordinance.words.get('permittee', 'permittee')} and the landowner",
         *_site(case),
         f"Issued: {_when(action.at, ordinance.time_zone)}",
     ]
@@ -271,6 +352,7 @@ def notice_of_intent_lines(*, ordinance: Ordinance, case: Any, action: Any) -> l
         lines.append(f"Stop-work order posted: {_when(order.at, ordinance.time_zone)}")
     lines += [
         "",
+        *addressed(ordinance, case),
         f"The {ordinance.authority_title} intends to perform the work needed to comply with "
         f"Ch. {ordinance.chapter} [{action.citation}]:",
         action.details["work"],
@@ -284,6 +366,14 @@ def notice_of_intent_lines(*, ordinance: Ordinance, case: Any, action: Any) -> l
     work_from = action.details.get("work_from")
     if work_from:
         lines.append(f"The work may begin on or after {_day(work_from)}.")
+    elif begin:
+        lines.append(
+            "The wait for the work runs from the day this notice is delivered to you (handed "
+            "over, posted on the site or mailed); the record of its delivery gives the day."
+        )
+    remedy = _remedy(begin[0] if begin else None)
+    if remedy:
+        lines += ["", "WHAT YOU MUST DO:", remedy, ""]
     certify = [
         r
         for r in ordinance.rules["enforcement"]["actions"]
@@ -311,14 +401,14 @@ def notice_of_intent_lines(*, ordinance: Ordinance, case: Any, action: Any) -> l
 def invoice_lines(*, ordinance: Ordinance, case: Any, invoice: Any) -> list[str]:
     lines = _head(ordinance, f"INVOICE No. {invoice.number} FOR WORK PERFORMED BY THE VILLAGE")
     lines += [
-        f"To: the {ordinance.words.get('permittee', 'permittee')} and the landowner",
         *_site(case),
         f"Issued: {_day(invoice.issued_on)}",
         f"Due: {_day(invoice.due_on)}",
         "",
+        *addressed(ordinance, case),
         "COSTS:",
     ]
-    for cost in invoice.costs.all():
+    for cost in invoice.costs.filter(correction__isnull=True):
         lines.append(
             f"- {_day(cost.incurred_on)}, {cost.get_category_display().lower()}: "
             f"{cost.description}: {_money(cost.amount)}"
@@ -344,6 +434,21 @@ def invoice_lines(*, ordinance: Ordinance, case: Any, invoice: Any) -> list[str]
     ]
     if certify:
         lines.append(f"UNPAID COSTS. {certify[0]['says']} [{certify[0]['citation']}].")
+    lines += ["", "WHAT YOU MUST DO TO SETTLE THIS BILL:"]
+    lines.append(f"Amount due: {_money(invoice.principal)}, by {_day(invoice.due_on)}.")
+    if _village_land(ordinance, case):
+        lines.append(
+            f"Pay it at the village office named on this notice [{citation}]. The village "
+            "holds this land, so no special assessment is made against it if the bill is "
+            "not paid."
+        )
+    elif certify:
+        lines.append(_remedy(certify[0]) or "")
+        after = invoice.due_on + datetime.timedelta(days=1)
+        lines.append(
+            f"If it is not paid by {_day(invoice.due_on)}, it may be certified to the tax roll "
+            f"from {_day(after)} [{certify[0]['citation']}]."
+        )
     lines += ["", f"{ordinance.authority_title}, {ordinance.name}"]
     return lines
 
@@ -379,8 +484,44 @@ def certification_lines(*, ordinance: Ordinance, case: Any, action: Any) -> list
         f"on the tax roll and collected as a special assessment against the parcel under {law} "
         f"[{action.citation}].",
         "",
-        f"{ordinance.authority_title}, {ordinance.name}",
+        "COPY TO:",
+        *addressee_lines(case_addressees(case, ordinance))[1:],
+        "",
+        *office_lines(ordinance),
+        "",
+        "TO SETTLE THIS DEBT:",
+        f"The amount certified is {_money(details['total'])}.",
     ]
+    remedy = _remedy(_action_rule(ordinance, "certify_special_assessment", action.citation))
+    if remedy:
+        lines.append(remedy)
+    lines += ["", f"{ordinance.authority_title}, {ordinance.name}"]
+    return lines
+
+
+def notice_to_cease_lines(*, ordinance: Ordinance, case: Any, action: Any) -> list[str]:
+    """The notice telling a party working without a permit to cease (§ 135-11C "after being
+    notified"): what to do, and what follows if not."""
+    rule = _action_rule(ordinance, "request_cease_and_desist", action.citation)
+    required = ordinance.rules["permit"]["required"]
+    lines = _head(ordinance, "NOTICE TO CEASE")
+    lines += [
+        *_site(case),
+        f"Given: {_when(action.at, ordinance.time_zone)}",
+        "",
+        *addressed(ordinance, case),
+        f"The {ordinance.authority_title} notifies you that "
+        f"{ordinance.words.get('land_disturbing_activity', 'land disturbing activity')} on "
+        f"this site is going on without a permit [{action.citation}]. {required['says']} "
+        f"[{required['citation']}].",
+        "",
+    ]
+    remedy = _remedy(rule)
+    if remedy:
+        lines += ["WHAT YOU MUST DO:", remedy, ""]
+    if rule is not None:
+        lines += ["IF IT IS NOT DONE:", f"- {rule['says']} [{rule['citation']}].", ""]
+    lines += [f"{ordinance.authority_title}, {ordinance.name}"]
     return lines
 
 
@@ -402,6 +543,53 @@ def complaint_lines(*, ordinance: Ordinance, violation: Any) -> list[str]:
         "",
         f"{ordinance.authority_title}, {ordinance.name}",
     ]
+    return lines
+
+
+def service_line(record: Any, zone: str) -> str:
+    """One service in words: how, when, by whom, to whom, and where it was mailed."""
+    line = (
+        f"- {record.get_method_display()}: {_when(record.served_at, zone)}, by "
+        f"{record.served_by}, to {record.to_name}"
+    )
+    if record.mailing_lines():
+        line += f", at {', '.join(record.mailing_lines())}"
+    if record.email:
+        line += f", at {record.email}"
+    if record.certified_number:
+        line += f"; certified mail No. {record.certified_number}"
+    if record.received_on:
+        line += f"; received {_day(record.received_on)}"
+        if record.received_how:
+            line += f" ({record.received_how})"
+    elif record.method in ("mailed_first_class", "mailed_certified", "emailed"):
+        line += "; the day it was received is not recorded"
+    if record.note:
+        line += f". Note: {record.note}"
+    return line + "."
+
+
+def proof_of_service_lines(*, document: Any) -> list[str]:
+    """How a document was served, from the records: a page kept with the document."""
+    case = document.case
+    ordinance = load(case.village_id)
+    from siltfence.apps.enforcement.services.serving import KIND_TITLES as TITLES
+    from siltfence.apps.enforcement.services.serving import issued_at
+
+    lines = _head(ordinance, f"PROOF OF SERVICE: {TITLES.get(document.kind, document.kind)}")
+    lines += [
+        *_site(case),
+        f"Document: {document.name} (SHA-256 {document.sha256})",
+        f"Issued: {_when(issued_at(document), ordinance.time_zone)}",
+        "",
+        "SERVED:",
+    ]
+    records = list(document.services.all())
+    lines += [service_line(r, ordinance.time_zone) for r in records] or [
+        "No service is recorded yet."
+    ]
+    lines += ["", *office_lines(ordinance), ""]
+    lines += [f"{ordinance.authority_title}, {ordinance.name}"]
     return lines
 
 
@@ -446,6 +634,8 @@ def lines_for(*, case: Any, action: Any, kind: str) -> list[str]:
         return invoice_lines(ordinance=ordinance, case=case, invoice=invoice)
     if kind == "tax_roll_certification":
         return certification_lines(ordinance=ordinance, case=case, action=action)
+    if kind == "notice_to_cease":
+        return notice_to_cease_lines(ordinance=ordinance, case=case, action=action)
     return referral_lines(ordinance=ordinance, case=case, action=action)
 
 

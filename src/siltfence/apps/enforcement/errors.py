@@ -84,3 +84,31 @@ NOTICE_NEEDS_NO_PERMIT = (
 )
 COST_DESCRIPTION = "description: say what the cost was for"
 PARCEL_REQUIRED = "parcel number: give the tax parcel number"
+SERVICE_METHOD = "method: choose one of {choices}"
+SERVED_FUTURE = "served at: {at} has not come yet; record service when it has happened"
+SERVED_BEFORE_ISSUE = (
+    "served at: the document was issued {issued}; it cannot be served before ({at})"
+)
+SERVED_TO = "to: name the person it was served on, or choose a party named on the application"
+SERVED_PARTY = "to: that party is not named on this case's application"
+SERVED_BY = "served by: name who served it"
+SERVED_ATTORNEY = "document: a letter to the village's attorney is not served on a party"
+MAIL_ADDRESS_NEEDED = (
+    "street: {name} has no mailing address on the village's record; give the address it "
+    "was mailed to"
+)
+EMAIL_NEEDED = "email: give the email address it was sent to"
+EMAIL_INVALID_SERVED = "email: {value} is not an email address"
+CERTIFIED_NUMBER = (
+    "certified number: a certified mail number is 20 to 22 digits (spaces allowed); got {value}"
+)
+CERTIFIED_ONLY = "certified number: only certified mail has one; choose certified mail"
+RECEIVED_METHOD = "received on: a received day is for a document mailed or emailed"
+RECEIVED_BEFORE = "received on: {day} is before it was sent ({sent})"
+RECEIVED_FUTURE = "received on: {day} has not come yet"
+RECEIVED_ALREADY = "received on: this record already says it was received on {day}"
+SERVICE_DOCUMENT = "document: no such document in this case"
+GIVEN = (
+    "given: choose how it was given: handed to the person, posted on the site, or to be "
+    "mailed or emailed (record that when it is sent)"
+)

@@ -7,7 +7,7 @@ from typing import Any
 
 from django import forms
 
-from siltfence.apps.enforcement.models import CostCategory, PartyRole
+from siltfence.apps.enforcement.models import CostCategory, PartyRole, ServiceMethod
 from siltfence.core.dates import DateRefused, read_date, read_date_or_datetime
 
 DATE = forms.DateInput(attrs={"type": "date"})
@@ -197,6 +197,58 @@ class StepForm(forms.Form):
     )
 
 
+class ServiceForm(forms.Form):
+    """How a document was served, when, by whom and to whom (the services check the rest:
+    a time to come, a time before the document was issued, a certified number that is not
+    20 to 22 digits, mail with no address)."""
+
+    method = forms.ChoiceField(choices=ServiceMethod.choices, label="How it was served")
+    served_at = StrictDateTimeField(
+        label="When (date and time posted, handed over, or sent)",
+    )
+    to = forms.ChoiceField(choices=(), label="To whom")
+    to_name = forms.CharField(
+        max_length=200, required=False, label="Or another person's name (not on the record)"
+    )
+    served_by = forms.CharField(
+        max_length=200, required=False, label="Served by (leave empty: you)"
+    )
+    street = forms.CharField(
+        max_length=200,
+        required=False,
+        label="Mailing address it was sent to: street",
+        help_text="Needed for mail when the person has no mailing address on the record; "
+        "kept on their record.",
+    )
+    city = forms.CharField(max_length=100, required=False, label="City")
+    state = forms.CharField(max_length=2, required=False, label="State (2 letters)")
+    zip_code = forms.CharField(max_length=10, required=False, label="ZIP code")
+    email = forms.CharField(max_length=254, required=False, label="Email address it was sent to")
+    certified_number = forms.CharField(
+        max_length=40, required=False, label="Certified mail number (20 to 22 digits)"
+    )
+    received_on = StrictDateField(
+        required=False, label="Received on (if known: return receipt, reply)"
+    )
+    received_how = forms.CharField(
+        max_length=300, required=False, label="How you know it was received"
+    )
+    note = forms.CharField(
+        max_length=1000, required=False, widget=forms.Textarea(attrs={"rows": 2}), label="Note"
+    )
+
+    def __init__(self, *args: Any, to_choices: list[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["to"].choices = [*to_choices, ("other", "Someone else (name below)")]
+
+
+class ReceivedForm(forms.Form):
+    received_on = StrictDateField(label="Received on")
+    received_how = forms.CharField(
+        max_length=300, required=False, label="How you know it was received"
+    )
+
+
 class CostForm(forms.Form):
     category = forms.ChoiceField(choices=CostCategory.choices, label="Kind of cost")
     description = forms.CharField(max_length=300, label="What it was for")
@@ -207,11 +259,6 @@ class CostForm(forms.Form):
 class InvoiceForm(forms.Form):
     issued_on = StrictDateField(label="Invoice date (YYYY-MM-DD)")
     due_in_days = forms.IntegerField(min_value=1, max_value=365, label="Due in (days)")
-
-
-class PaymentForm(forms.Form):
-    amount = forms.CharField(max_length=20, label="Amount paid in dollars")
-    paid_on = StrictDateField(label="Paid on (YYYY-MM-DD)")
 
 
 class ParcelForm(forms.Form):

@@ -227,6 +227,91 @@ class EnforcementDocument(models.Model):
         return self.name
 
 
+class ServiceMethod(models.TextChoices):
+    """How a document reached the person it is for. Neither chapter names a way but
+    posting (§ 413-10A, § 135-11A): each way is recorded as it happened, and the readings
+    of decision 46 say which counts for what."""
+
+    POSTED_ON_SITE = "posted_on_site", "Posted on the site"
+    HANDED_OVER = "handed_over", "Handed to the person"
+    MAILED_FIRST_CLASS = "mailed_first_class", "Mailed, first class"
+    MAILED_CERTIFIED = "mailed_certified", "Mailed, certified"
+    EMAILED = "emailed", "Emailed"
+
+
+MAILED = ("mailed_first_class", "mailed_certified")
+
+
+class ServiceRecord(models.Model):
+    """How, when, by whom and to whom one document was served, as the village's staff or
+    inspector recorded it. Never changed: a received day learned later is added once."""
+
+    document = models.ForeignKey(
+        EnforcementDocument, on_delete=models.PROTECT, related_name="services"
+    )
+    method = models.CharField(max_length=20, choices=ServiceMethod.choices)
+    # Posted, handed over, or sent (mailed or emailed).
+    served_at = models.DateTimeField()
+    served_by = models.CharField(max_length=200)
+    # To whom: a party named on the application, or a name typed for a site with none.
+    party = models.ForeignKey(
+        "permits.Party", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    to_name = models.CharField(max_length=200)
+    # The mailing address it was mailed to, as it was then (mail only).
+    street = models.CharField(max_length=200, blank=True)
+    city = models.CharField(max_length=100, blank=True)
+    state = models.CharField(max_length=2, blank=True)
+    zip_code = models.CharField(max_length=10, blank=True)
+    email = models.CharField(max_length=254, blank=True)
+    certified_number = models.CharField(max_length=22, blank=True)
+    # The day a mailed or emailed document is shown to have reached the person.
+    received_on = models.DateField(null=True, blank=True)
+    received_how = models.CharField(max_length=300, blank=True)
+    note = models.CharField(max_length=1000, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["served_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(method__in=[m.value for m in ServiceMethod]),
+                name="service_method_known",
+            ),
+            models.CheckConstraint(
+                condition=~Q(method__in=MAILED) | (~Q(street="") & ~Q(zip_code="")),
+                name="mail_has_an_address",
+            ),
+            models.CheckConstraint(
+                condition=~Q(method="mailed_certified") | ~Q(certified_number=""),
+                name="certified_mail_has_its_number",
+            ),
+            models.CheckConstraint(
+                condition=~Q(method="emailed") | ~Q(email=""),
+                name="email_has_an_address",
+            ),
+            models.CheckConstraint(
+                condition=Q(received_on__isnull=True) | Q(method__in=[*MAILED, "emailed"]),
+                name="received_only_for_mail_or_email",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_method_display()} {self.served_at:%Y-%m-%d}"
+
+    @property
+    def event_id(self) -> str:
+        return f"service-{self.pk}"
+
+    def mailing_lines(self) -> list[str]:
+        if not self.street:
+            return []
+        return [self.street, f"{self.city}, {self.state} {self.zip_code}"]
+
+
 class CostCategory(models.TextChoices):
     LABOUR = "labour", "Labour"
     EQUIPMENT = "equipment", "Equipment"
@@ -248,10 +333,27 @@ class WorkCost(models.Model):
     invoice = models.ForeignKey(
         "Invoice", null=True, blank=True, on_delete=models.PROTECT, related_name="costs"
     )
+    recorded_at = models.DateTimeField(null=True, blank=True)
+    # A cost entered wrong is never changed or deleted: a new entry corrects it, with its
+    # reason, and the one it corrects stays on the record, marked corrected. Only the
+    # entries not corrected count (the case's costs, the invoice's total).
+    corrects = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="correction"
+    )
+    reason = models.CharField(max_length=500, blank=True, default="", db_default="")
 
     class Meta:
         ordering = ["incurred_on", "id"]
-        constraints = [models.CheckConstraint(condition=Q(amount__gt=0), name="cost_positive")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(amount__gt=0) | Q(corrects__isnull=False, amount__gte=0),
+                name="cost_positive_unless_corrected_to_nothing",
+            ),
+            models.CheckConstraint(
+                condition=Q(corrects__isnull=True) | ~Q(reason=""),
+                name="cost_correction_has_its_reason",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.category} ${self.amount}"

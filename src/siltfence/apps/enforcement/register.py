@@ -9,7 +9,6 @@ a complainant, a violation's description or an internal note.
 
 from __future__ import annotations
 
-import csv
 import datetime
 import json
 from collections import defaultdict
@@ -31,7 +30,8 @@ from django.views.decorators.http import require_GET
 
 from siltfence.apps.enforcement.models import EnforcementAction, EnforcementCase, Invoice
 from siltfence.apps.permits.models import Permit, PermitStatus, Site, Village
-from siltfence.apps.web.paging import ids_page_counted_with_it
+from siltfence.presentation.paging import ids_page_counted_with_it
+from siltfence.presentation.tables import CHUNK, Column, Item, Table
 
 PUBLIC_KINDS = ("stop_work_order", "revocation", "retraction", "compliance")
 PAGE_SIZE = 25
@@ -273,16 +273,10 @@ def _kept_pages_are_safe() -> bool:
 def _page_key(request: HttpRequest) -> str:
     import hashlib
 
-    from django.db import connection
+    from siltfence.apps.audit.chain import chain_head
 
-    from siltfence.apps.audit.models import ChainHead
-
-    # The chain's one head row, read without building a query (a kept page costs little
-    # more than this read).
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT seq FROM {ChainHead._meta.db_table} WHERE id = 1")
-        row = cursor.fetchone()
-    head = row[0] if row else 0
+    # The chain's head, one query (a kept page costs little more than this read).
+    head = chain_head().seq
     shown = json.dumps([head, _search(request.GET), request.GET.get("page", "")[:MAX_QUERY]])
     return "register-page:" + hashlib.sha256(shown.encode()).hexdigest()
 
@@ -311,6 +305,7 @@ def _register_page(request: HttpRequest) -> HttpResponse:
         "enforcement/register.html",
         {
             "rows": rows,
+            "register": REGISTER.page(rows),
             "page": page,
             "query": urlencode({k: v for k, v in query.items() if v}),
             "q": query,
@@ -342,56 +337,50 @@ def _feature(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-class _Echo:
-    def write(self, value: str) -> str:
-        return value
+def _orders_posted(row: dict[str, Any]) -> list[Item]:
+    return [Item(f"{o['kind']} {o['at']:%Y-%m-%d %H:%M}", o["citation"]) for o in row["orders"]]
 
 
-CSV_HEADER = [
-    "Permit",
-    "Village",
-    "Site address",
-    "Issued",
-    "Valid through",
-    "Status",
-    "Stop-work order in force",
-    "Orders posted",
-]
+def _grounds(row: dict[str, Any]) -> list[str]:
+    """Each order's grounds, after the order they were given for."""
+    return [
+        f"{o['kind']} {o['at']:%Y-%m-%d %H:%M}: {', '.join(o['grounds'])}"
+        for o in row["orders"]
+        if o["grounds"]
+    ]
+
+
+# The register, on its page and in its download.
+REGISTER = Table[dict[str, Any]](
+    name="register",
+    label="permits and orders",
+    testid="register",
+    columns=(
+        Column("Permit", lambda r: r["permit"], empty="none"),
+        Column("Village", lambda r: r["village"]),
+        Column("Site address", lambda r: r["address"]),
+        Column("Issued", lambda r: r["issued_on"], empty="-"),
+        Column("Valid through", lambda r: r["expires_on"], empty="-"),
+        Column("Status", lambda r: r["status"]),
+        Column(
+            "Stop-work order in force",
+            lambda r: r["order_in_force"],
+            strong=lambda r: r["order_in_force"],
+        ),
+        Column("Orders posted", _orders_posted, empty="none"),
+        Column("Grounds of the orders", _grounds, empty="-"),
+    ),
+)
 
 
 @require_GET
 def register_csv(request: HttpRequest) -> StreamingHttpResponse:
+    """The register as the search finds it (the page's filters), every page of it: the
+    permits, then the sites with no permit that have an order."""
     permits, query = _permits(request.GET)
-    rows = _rows(permits.iterator(chunk_size=500), _sites_without_permit(query))
-    writer = csv.writer(_Echo())
-
-    def lines() -> Iterator[str]:
-        yield writer.writerow(CSV_HEADER)
-        for row in rows:
-            yield writer.writerow(
-                [
-                    _cell(row["permit"]),
-                    _cell(row["village"]),
-                    _cell(row["address"]),
-                    row["issued_on"] or "",
-                    row["expires_on"] or "",
-                    row["status"],
-                    "yes" if row["order_in_force"] else "no",
-                    "; ".join(
-                        f"{o['kind']} {o['at']:%Y-%m-%d %H:%M} ({o['citation']})"
-                        for o in row["orders"]
-                    ),
-                ]
-            )
-
-    response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = 'attachment; filename="permit-register.csv"'
-    return response
-
-
-def _cell(value: str) -> str:
-    """A text cell a spreadsheet will not run as a formula."""
-    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
+    cases = _sites_without_permit(query).iterator(chunk_size=CHUNK)
+    rows = _rows(permits.iterator(chunk_size=CHUNK), cases)
+    return REGISTER.csv(rows, villages=[query["village"]] if query["village"] else [])
 
 
 @require_GET

@@ -19,6 +19,7 @@ from siltfence.apps.enforcement.models import (
     InterestRate,
     Violation,
     ViolationStatus,
+    WorkCost,
 )
 from siltfence.core.ordinance.loader import load
 
@@ -32,6 +33,21 @@ def cases_visible_to(user: Any) -> QuerySet[EnforcementCase]:
     return EnforcementCase.objects.filter(
         Q(village_id__in=villages) | Q(application__applicant=user)
     ).select_related("village", "application", "application__permit")
+
+
+# The letters to the village's attorney: they carry the staff's notes to the attorney.
+ATTORNEY_LETTERS = ("cease_and_desist_referral", "injunction_referral", "prosecution_referral")
+
+
+def sees_internal_record(user: Any, village_id: str) -> bool:
+    """Whether the person reads the internal part of the village's enforcement record: each
+    step's internal note and the letters to the village's attorney (``ATTORNEY_LETTERS``).
+    The village's staff and inspectors do. The appeals board does not: it decides an appeal
+    on the record both sides can see and answer at the hearing, never on a note or a letter
+    the appellant cannot read (decision 47). The party a case is against, anyone else
+    signed in and the public never do, on any page, document or feed: every page that
+    shows a case's steps asks this."""
+    return village_id in village_ids(user, Role.STAFF, Role.INSPECTOR)
 
 
 def complaints_to_review(user: Any) -> QuerySet[Violation]:
@@ -146,8 +162,13 @@ def case_with_everything(case_id: int, user: Any) -> EnforcementCase:
         cases_visible_to(user).prefetch_related(
             Prefetch("violations", queryset=Violation.objects.prefetch_related("photos")),
             "actions",
+            "actions__documents__services",
             "documents",
-            "costs",
+            # Each cost with the entry it corrects and the one correcting it (decision 43).
+            Prefetch(
+                "costs",
+                queryset=WorkCost.objects.select_related("corrects", "correction", "invoice"),
+            ),
             "invoices",
         ),
         pk=case_id,

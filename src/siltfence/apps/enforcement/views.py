@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import datetime
 from typing import Any
+from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -19,7 +19,8 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from siltfence.apps.accounts.models import Role
-from siltfence.apps.accounts.rules import is_staff_of, village_ids
+from siltfence.apps.accounts.rules import is_inspector_of, is_staff_of, village_ids
+from siltfence.apps.documents.addressees import case_addressees
 from siltfence.apps.enforcement import forms as f
 from siltfence.apps.enforcement import services as s
 from siltfence.apps.enforcement.documents import _outside
@@ -32,6 +33,7 @@ from siltfence.apps.enforcement.models import (
     ViolationPhoto,
 )
 from siltfence.apps.enforcement.selectors import (
+    ATTORNEY_LETTERS,
     case_timeline,
     case_with_everything,
     cases_visible_to,
@@ -40,12 +42,26 @@ from siltfence.apps.enforcement.selectors import (
     forfeiture_summary,
     interest_rate_in_force,
     open_stop_work_order,
+    sees_internal_record,
 )
 from siltfence.apps.outbox.selectors import messages_about_case
+from siltfence.apps.payments.forms import InvoicePaymentForm
 from siltfence.apps.permits.models import Permit, Village
 from siltfence.apps.permits.uploads import download_name
 from siltfence.core.errors import SiltfenceError
 from siltfence.core.ordinance.loader import load
+from siltfence.presentation.paging import page_of, pk_path
+from siltfence.presentation.tables import (
+    CHUNK,
+    VILLAGE,
+    Column,
+    Table,
+    chosen_villages,
+    download,
+    refuses_bad_queries,
+    village_filter,
+    wants_csv,
+)
 
 COMPLAINTS_PER_HOUR = 5
 COMPLAINT_SESSION_KEY = "siltfence_complaints"
@@ -95,18 +111,61 @@ def _photos(request: HttpRequest) -> list[s.Photo]:
 # -- lists and the case page ----------------------------------------------------------------
 
 
+def _case_row(case: EnforcementCase, url: Any) -> dict[str, Any]:
+    application = case.application
+    permit = getattr(application, "permit", None) if application is not None else None
+    return {
+        "url": url(case.pk),
+        "number": case.number,
+        "village": case.village.name,
+        "address": case.address,
+        "permit": permit.number if permit is not None else "",
+        "standing": permit.standing if permit is not None else "",
+        "opened_at": case.opened_at.astimezone(ZoneInfo(load(case.village_id).time_zone)),
+    }
+
+
+# The enforcement cases, on the page and in its download.
+CASES = Table[dict[str, Any]](
+    name="enforcement-cases",
+    label="the enforcement cases",
+    testid="cases",
+    columns=(
+        Column("Case", lambda r: r["number"], link=lambda r: r["url"]),
+        Column("Village", lambda r: r["village"]),
+        Column("Site", lambda r: r["address"]),
+        Column("Permit", lambda r: r["permit"], empty="none"),
+        Column("Permit status", lambda r: r["standing"], empty="-"),
+        Column("Opened", lambda r: r["opened_at"]),
+    ),
+)
+CASES_PAGE = 25
+
+
 @login_required
 @require_GET
+@refuses_bad_queries
 def cases(request: HttpRequest) -> HttpResponse:
-    _officials(request)
-    page = Paginator(cases_visible_to(request.user).order_by("-opened_at", "-id"), 25).get_page(
-        request.GET.get("page")
-    )
+    yours = _officials(request)
+    villages = chosen_villages(request, yours)
+    listed = cases_visible_to(request.user).order_by("-opened_at", "-id")
+    if villages != yours:
+        listed = listed.filter(village_id__in=villages)
+    url = pk_path("enforcement:case")
+    if wants_csv(request):
+        every = listed.iterator(chunk_size=CHUNK)
+        return CASES.csv((_case_row(c, url) for c in every), villages=villages)
+    page = page_of(request, listed, per_page=CASES_PAGE)
+    query = urlencode({k: v for k, v in request.GET.items() if k == VILLAGE and v})
     return render(
         request,
         "enforcement/cases.html",
         {
             "page": page,
+            "query": query,
+            "cases": CASES.page(_case_row(c, url) for c in page.object_list),
+            "download": download(request, CASES, count=page.paginator.count),
+            "village_filter": village_filter(request, yours),
             "complaints": complaints_to_review(request.user)[:50],
             "staff_villages": Village.objects.filter(
                 pk__in=village_ids(request.user, Role.STAFF)
@@ -153,7 +212,11 @@ def case_detail(request: HttpRequest, pk: int) -> HttpResponse:
     now = _now_local(case.village_id)
     timeline = case_timeline(case, now).to_json()
     allowed = [
-        {**a, "title": ACTION_TITLES.get(a["action"], a["action"])}
+        {
+            **a,
+            "title": ACTION_TITLES.get(a["action"], a["action"]),
+            "runs_from_words": runs_from_words(a.get("runs_from")),
+        }
         for a in timeline.get("allowed_actions", [])
     ]
     staff = is_staff_of(request.user, case)
@@ -180,10 +243,7 @@ def case_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "set_elsewhere": _outside(rule["forfeiture"]),
             "open_order": open_stop_work_order(case),
             "staff": staff,
-            "official": bool(
-                village_ids(request.user, Role.STAFF, Role.INSPECTOR, Role.APPEALS_BOARD)
-                & {case.village_id}
-            ),
+            "official": sees_internal_record(request.user, case.village_id),
             "attorney_letters": ATTORNEY_LETTERS,
             "rule": rule,
             "now": now.strftime("%Y-%m-%dT%H:%M"),
@@ -200,8 +260,42 @@ def case_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "back_label": back_label,
             "appeals": case.appeals.all() if hasattr(case, "appeals") else [],
             "emails": messages_about_case(request.user, case) if staff else [],
+            "may_serve": staff or is_inspector_of(request.user, case),
+            "anchors": list(s.ANCHORS),
+            "addressees": case_addressees(case, ordinance),
         },
     )
+
+
+# What a step's wait runs from, in words (the core's ``runs_from``).
+RUNS_FROM = {
+    "stop_work_order_posted": "the stop-work order, posted on the site",
+    "notice_of_intent_issued": "the notice of intent",
+    "notified_to_cease": "the notice to cease",
+    "violation": "the violation recorded",
+    "costs_unpaid": "the costs recorded as unpaid",
+}
+SERVED_WORDS = {
+    "posted_on_site": "posted on the site",
+    "handed_over": "handed to the person",
+    "mailed": "mailed",
+    "emailed": "emailed",
+    "mailed_received": "mailed, and received",
+    "emailed_received": "emailed, and received",
+}
+
+
+def runs_from_words(runs: dict[str, Any] | None) -> str:
+    """ "the notice of intent, mailed, on June 12, 2026": the event and the day a step's wait
+    counts from."""
+    if not runs:
+        return ""
+    what = RUNS_FROM.get(runs["event"], "the step before")
+    served = runs.get("served")
+    if served and runs["event"] != "stop_work_order_posted":
+        what = f"{what}, {SERVED_WORDS.get(served, 'served')}"
+    day = datetime.date.fromisoformat(runs["day"])
+    return f"{what}, on {day:%B %-d, %Y}"
 
 
 # -- violations and complaints ----------------------------------------------------------------
@@ -335,9 +429,9 @@ def document(request: HttpRequest, pk: int) -> HttpResponse:
     )
     # The letters to the village's attorney carry the staff's notes to the attorney: the
     # village's officials read them, not the party the case is against.
-    if stored.kind in ATTORNEY_LETTERS and not village_ids(
-        request.user, Role.STAFF, Role.INSPECTOR, Role.APPEALS_BOARD
-    ) & {stored.case.village_id}:
+    if stored.kind in ATTORNEY_LETTERS and not sees_internal_record(
+        request.user, stored.case.village_id
+    ):
         raise Http404
     response = FileResponse(
         stored.file.open("rb"),
@@ -349,13 +443,11 @@ def document(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
-ATTORNEY_LETTERS = ("cease_and_desist_referral", "injunction_referral", "prosecution_referral")
-
-
 # -- the steps ---------------------------------------------------------------------------------
 
 STEP_DONE = {
-    "stop-work": "Stop-work order posted. Print the placard and post it on the site.",
+    "stop-work": "Stop-work order posted. Print the placard and post it on the site; its "
+    "posting is recorded as its service.",
     "compliance": "Compliance recorded; the stop-work order has ended.",
     "revoke": "Permit revoked. The revocation notice was generated.",
     "retract": "Order retracted.",
@@ -421,11 +513,15 @@ def _step(request: HttpRequest, case: EnforcementCase, step: str) -> Any:
                 case=case, staff=staff, at=at, order=form.cleaned_data["order"], reason=text
             )
         case "notice-to-cease":
-            return s.notice_to_cease_give(case=case, staff=staff, at=at, note=text)
+            return s.notice_to_cease_give(
+                case=case, staff=staff, at=at, note=text, given=_given(request)
+            )
         case "cease-and-desist":
             return s.cease_and_desist_refer(case=case, staff=staff, at=at, note=text)
         case "notice-of-intent":
-            return s.notice_of_intent_issue(case=case, staff=staff, at=at, work=text)
+            return s.notice_of_intent_issue(
+                case=case, staff=staff, at=at, work=text, given=_given(request)
+            )
         case "village-work":
             return s.village_work_begin(case=case, staff=staff, at=at, note=text)
         case "injunction":
@@ -433,6 +529,12 @@ def _step(request: HttpRequest, case: EnforcementCase, step: str) -> Any:
         case "prosecution":
             return s.prosecution_refer(case=case, staff=staff, at=at, note=text)
     raise Http404
+
+
+def _given(request: HttpRequest) -> str:
+    """How a notice was given, as the form's radio says (the service refuses anything else);
+    a form without the choice (an older page) records it handed over, as always."""
+    return str(request.POST.get("given") or "handed_over")[:20]
 
 
 @login_required
@@ -468,7 +570,7 @@ def invoice_step(request: HttpRequest, pk: int, step: str) -> HttpResponse:
         raise PermissionDenied("Only the village's administering authority takes these steps.")
     try:
         if step == "payment":
-            form = f.PaymentForm(request.POST)
+            form = InvoicePaymentForm(request.POST)
             if not form.is_valid():
                 raise _FormError(f.first_error(form))
             s.payment_record(
@@ -476,8 +578,11 @@ def invoice_step(request: HttpRequest, pk: int, step: str) -> HttpResponse:
                 staff=request.user,
                 amount=form.cleaned_data["amount"],
                 on=form.cleaned_data["paid_on"],
+                method=form.cleaned_data["method"],
+                check_number=form.cleaned_data["check_number"],
             )
-            done = "Payment recorded."
+            receipt = invoice.payments.order_by("-id").first()
+            done = f"Payment recorded: receipt {receipt.receipt_number if receipt else ''}."
         else:
             step_form = f.StepForm(request.POST)
             if not step_form.is_valid():
@@ -500,6 +605,219 @@ def invoice_step(request: HttpRequest, pk: int, step: str) -> HttpResponse:
 
 class _FormError(Exception):
     pass
+
+
+# -- service of documents --------------------------------------------------------------------
+
+
+def _official_document(request: HttpRequest, pk: int) -> EnforcementDocument:
+    """A document of a case the person may see, for the village's officials only."""
+    stored = get_object_or_404(
+        EnforcementDocument.objects.filter(case__in=cases_visible_to(request.user))
+        .select_related("case", "action", "case__application")
+        .prefetch_related("services"),
+        pk=pk,
+    )
+    if not village_ids(request.user, Role.STAFF, Role.INSPECTOR, Role.APPEALS_BOARD) & {
+        stored.case.village_id
+    }:
+        raise Http404
+    return stored
+
+
+def _to_choices(addressees: list[Any]) -> list[tuple[str, str]]:
+    choices = []
+    for a in addressees:
+        where = "" if a.mailing else ", no mailing address on the record"
+        key = f"party-{a.party_id}" if a.party_id is not None else f"name-{a.name}"
+        choices.append((key[:200], f"{a.name} ({a.role.lower()}{where})"))
+    return choices
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def document_service(request: HttpRequest, pk: int) -> HttpResponse:
+    """How a document was served: the records, and (staff and inspectors) a form to add one;
+    mail needs a mailing address, asked here when the person has none on the record."""
+    stored = _official_document(request, pk)
+    case = stored.case
+    ordinance = load(case.village_id)
+    may_serve = is_staff_of(request.user, case) or is_inspector_of(request.user, case)
+    addressees = case_addressees(case, ordinance)
+    now = _now_local(case.village_id)
+    form = f.ServiceForm(
+        request.POST if request.method == "POST" else None,
+        to_choices=_to_choices(addressees),
+        initial={"served_at": now.strftime("%Y-%m-%dT%H:%M")},
+    )
+    if request.method == "POST":
+        if not may_serve:
+            raise PermissionDenied("Only the village's staff and inspectors record service.")
+        if not form.is_valid():
+            messages.error(request, f.first_error(form))
+        else:
+            try:
+                _serve(request, stored, form.cleaned_data)
+            except SiltfenceError as exc:
+                messages.error(request, _said_on_form(exc, form))
+            else:
+                messages.success(request, "Service recorded.")
+                return redirect("enforcement:service", pk=stored.pk)
+    return render(
+        request,
+        "enforcement/document_service.html",
+        {
+            "document": stored,
+            "case": case,
+            "ordinance": ordinance,
+            "zone": ordinance.time_zone,
+            "title": s.KIND_TITLES.get(stored.kind, stored.kind),
+            "services": list(stored.services.all()),
+            "addressees": addressees,
+            "no_address": [a for a in addressees if not a.mailing],
+            "form": form,
+            "may_serve": may_serve,
+            "issued": s.issued_at(stored),
+            "counts_from": _counts_from(stored.kind, ordinance),
+            "received_form": f.ReceivedForm(),
+        },
+    )
+
+
+# What the steps after a notice count from (decision 46), by the notice's kind, and the
+# event the chapter's rules name for it.
+COUNTS_FROM = {
+    "stop_work_placard": (
+        "stop_work_order_posted",
+        "The steps that follow this order count from its posting on the site; a copy "
+        "mailed, handed over or emailed does not move them.",
+    ),
+    "notice_of_intent": (
+        "notice_of_intent_issued",
+        "The village's work counts from the first time this notice was handed over, posted "
+        "on the site or mailed (the day it was sent); an email alone does not count. Until "
+        "then, the work may not begin.",
+    ),
+    "notice_to_cease": (
+        "notified_to_cease",
+        "The party is notified when this notice reaches them: handed over, at that moment; "
+        "mailed or emailed, on the day it is shown to have been received. Until then, no "
+        "step follows from it.",
+    ),
+}
+
+
+def _counts_from(kind: str, ordinance: Any) -> dict[str, Any] | None:
+    found = COUNTS_FROM.get(kind)
+    if found is None:
+        return None
+    event, says = found
+    citations = sorted(
+        {
+            r["citation"]
+            for r in ordinance.rules["enforcement"]["actions"]
+            if r["after_event"] == event
+        }
+    )
+    return {"says": says, "citations": citations}
+
+
+def _said_on_form(exc: SiltfenceError, form: Any) -> str:
+    """A refusal of the service named by the label of the form's field ("served at" is the
+    field ``served_at``)."""
+    field = str(getattr(exc, "field", "") or "").replace(" ", "_")
+    text = str(exc)
+    if field in form.fields and ": " in text:
+        return f"{form.fields[field].label}:{text.split(':', 1)[1]}"
+    return said(exc, form)
+
+
+def _serve(request: HttpRequest, stored: EnforcementDocument, data: dict[str, Any]) -> None:
+    from siltfence.apps.permits.models import Party
+
+    case = stored.case
+    to = data["to"]
+    party = None
+    to_name = data["to_name"]
+    if to.startswith("party-") and to.removeprefix("party-").isdecimal():
+        party = Party.objects.filter(
+            pk=int(to.removeprefix("party-")), application_id=case.application_id
+        ).first()
+        if party is None or case.application_id is None:
+            raise s.ActionRefused("to: that party is not named on this case", field="to")
+    elif to.startswith("name-") and not to_name:
+        to_name = to.removeprefix("name-")
+    s.document_serve(
+        document=stored,
+        user=request.user,
+        method=data["method"],
+        at=_aware(data["served_at"], case.village_id),
+        served_by=data["served_by"],
+        party=party,
+        to_name=to_name,
+        address={
+            "street": data["street"],
+            "city": data["city"],
+            "state": data["state"],
+            "zip_code": data["zip_code"],
+        },
+        email=data["email"],
+        certified_number=data["certified_number"],
+        received_on=data["received_on"],
+        received_how=data["received_how"],
+        note=data["note"],
+    )
+
+
+@login_required
+@require_POST
+def service_received(request: HttpRequest, pk: int) -> HttpResponse:
+    from siltfence.apps.enforcement.models import ServiceRecord
+
+    record = get_object_or_404(
+        ServiceRecord.objects.filter(
+            document__case__in=cases_visible_to(request.user)
+        ).select_related("document", "document__case"),
+        pk=pk,
+    )
+    case = record.document.case
+    if not (is_staff_of(request.user, case) or is_inspector_of(request.user, case)):
+        raise PermissionDenied("Only the village's staff and inspectors record service.")
+    form = f.ReceivedForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, f.first_error(form))
+    else:
+        try:
+            s.service_receipt_record(
+                service=record,
+                user=request.user,
+                received_on=form.cleaned_data["received_on"],
+                how=form.cleaned_data["received_how"],
+            )
+        except SiltfenceError as exc:
+            messages.error(request, _said_on_form(exc, form))
+        else:
+            messages.success(request, "The day it was received is recorded.")
+    return redirect("enforcement:service", pk=record.document_id)
+
+
+@login_required
+@require_GET
+def proof_of_service(request: HttpRequest, pk: int) -> HttpResponse:
+    """The document's service as a page to print and keep with it: how, when, by whom and
+    to whom, made from the records each time it is asked for."""
+    from siltfence.apps.documents.pdf import lines_to_pdf
+    from siltfence.apps.enforcement.documents import proof_of_service_lines
+
+    stored = _official_document(request, pk)
+    lines = proof_of_service_lines(document=stored)
+    content = lines_to_pdf(lines, title=f"Proof of service {stored.name}")
+    response = HttpResponse(content, content_type="application/pdf")
+    response["Content-Disposition"] = (
+        f'attachment; filename="proof-of-service-{stored.name.removesuffix(".pdf")}.pdf"'
+    )
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
 
 
 # -- village settings -------------------------------------------------------------------------

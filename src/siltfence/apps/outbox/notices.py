@@ -32,7 +32,8 @@ GROUPS = {
     "applications": "My applications and permits: approved, issued, extended, closed; a "
     "violation found on my site, an order lifted",
     "appeals": "Appeals I filed: the hearing",
-    "office": "For village staff: new applications, answers to information requests, appeals filed",
+    "office": "For village staff: new applications, answers to information requests, appeals "
+    "filed, work recorded after a permit's last day",
 }
 
 
@@ -220,6 +221,24 @@ NOTICES: dict[str, Notice] = {
 }
 
 
+# Notices told of by a flag in the event's record rather than by its action: the flag's
+# words (a dict) fill the notice's, and its ``citation`` is the section the email cites.
+FLAGGED: dict[str, Notice] = {
+    # A site-log entry, of any kind, dated after the permit's last day: an expired permit
+    # is no permit (§ 413-8E(1), § 135-7G), so the work is work without a permit
+    # (§ 413-8A, § 135-7A). The entry is kept; the staff are told.
+    "without_permit": Notice(
+        "Work recorded without a permit: {address}",
+        "The site log of permit {number} ({address}) has an entry dated {day}, after the "
+        "permit's last day ({last_day}). An expired permit is no permit: work on the site "
+        "after that day is work without a permit.",
+        "Look into the site; the permit page lists the entries. Work there needs a new permit.",
+        ("staff",),
+        "office",
+    ),
+}
+
+
 @dataclass
 class Subject:
     """What an event is about, as a notice needs it."""
@@ -347,15 +366,22 @@ def _people(notice: Notice, subject: Subject) -> Iterable[tuple[str, Any, str]]:
             yield from one(subject.reporter, None, "")
 
 
-def _body(notice: Notice, subject: Subject, event: Any, link: str) -> str:
-    words = {"number": subject.number, "address": subject.address}
+def _body(
+    notice: Notice,
+    subject: Subject,
+    event: Any,
+    link: str,
+    flag: dict[str, Any] | None = None,
+) -> str:
+    words = {**(flag or {}), "number": subject.number, "address": subject.address}
     parts = [notice.says.format(**words)]
     if notice.with_reason and event.reason.strip():
         parts.append(event.reason.strip())
     if notice.to_do:
         parts.append(notice.to_do)
-    if event.citation:
-        parts.append(f"Section: {event.citation}.")
+    citation = event.citation if flag is None else str(flag.get("citation", ""))
+    if citation:
+        parts.append(f"Section: {citation}.")
     base = getattr(settings, "SILTFENCE_URL", "").rstrip("/")
     path = (subject.links or {}).get(link, "")
     if base and path:
@@ -383,29 +409,37 @@ def notices_for(event: Any) -> None:
     """Record the emails that tell of ``event`` (an audit event just written)."""
     from siltfence.apps.outbox.services import message_record
 
-    notice = NOTICES.get(event.action)
-    if notice is None:
+    told: list[tuple[str, Notice, dict[str, Any] | None]] = []
+    if event.action in NOTICES:
+        told.append((event.action, NOTICES[event.action], None))
+    for flag, flagged in FLAGGED.items():
+        words = (event.after or {}).get(flag)
+        if isinstance(words, dict):
+            told.append((flag, flagged, words))
+    if not told:
         return
     subject = _subject(event.entity, event.entity_id, event.after or {})
     if subject is None:
         return
-    people = list(_people(notice, subject))
-    off = _turned_off([u for _, u, _ in people], notice.group) if notice.group else set()
-    for address, user, link in people:
-        if user is not None and user.pk in off:
-            continue
-        if user is not None and event.actor_id == user.pk:
-            continue  # the person who made the change is not told of it
-        message_record(
-            kind=event.action,
-            to=address,
-            user=user,
-            village_id=subject.village_id,
-            permit=subject.permit,
-            case=subject.case,
-            subject=notice.subject.format(number=subject.number, address=subject.address)[:200],
-            body=_body(notice, subject, event, link),
-        )
+    for kind, notice, flag in told:
+        people = list(_people(notice, subject))
+        off = _turned_off([u for _, u, _ in people], notice.group) if notice.group else set()
+        for address, user, link in people:
+            if user is not None and user.pk in off:
+                continue
+            if user is not None and event.actor_id == user.pk:
+                continue  # the person who made the change is not told of it
+            heading = notice.subject.format(number=subject.number, address=subject.address)
+            message_record(
+                kind=kind,
+                to=address,
+                user=user,
+                village_id=subject.village_id,
+                permit=subject.permit,
+                case=subject.case,
+                subject=heading[:200],
+                body=_body(notice, subject, event, link, flag),
+            )
 
 
 def on_audit_event(sender: Any, instance: Any, created: bool, **kwargs: Any) -> None:

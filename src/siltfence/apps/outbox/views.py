@@ -17,7 +17,7 @@ from siltfence.apps.outbox.models import MessageStatus
 from siltfence.apps.outbox.selectors import messages_visible_to
 from siltfence.apps.outbox.services import message_send_again, notice_preference_set
 from siltfence.apps.permits.errors import ActionRefused
-from siltfence.apps.web.paging import page_of, paging
+from siltfence.presentation.paging import page_of, paging
 
 SHOWN = {
     "": "All",

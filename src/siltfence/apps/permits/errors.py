@@ -93,3 +93,22 @@ BUILDING_PERMIT_EXPIRY = (
     "building_permit_expires: give the day the building permit ends, from the day the "
     "application is made ({on}) to {years} years later"
 )
+PARTY_ROLE = "{field}: choose one of {choices}"
+PARTY_NAME = "{field}: give the name"
+PARTY_TEXT_TOO_LONG = "{field}: at most {limit:,} characters"
+PARTY_CONTROL_CHARACTERS = "{field}: remove the control characters"
+PARTY_EMAIL = "{field}: {value} is not an email address"
+PARTY_PHONE = "{field}: {value} is not a phone number; write it like 608-555-0100"
+PARTY_PHONE_REQUIRED = (
+    "{field}: an on-site contact needs a phone number someone answers on the site"
+)
+PARTY_ADDRESS_PART = (
+    "{field}: a mailing address needs the street, the city, the state and the ZIP code; "
+    "give all four, or leave all four empty"
+)
+PARTY_STATE = "{field}: {value} is not a state; give its two letters, e.g. WI"
+PARTY_ZIP = "{field}: {value} is not a ZIP code; give 5 digits, or 9 (12345-6789)"
+TOO_MANY_PARTIES = "parties: at most {limit} people on one application"
+VILLAGE_HOLDS_LAND_TWICE = "parties: name the village as holder of the land once"
+NOT_STAFF_OR_INSPECTOR = "village: only the {authority} or an inspector of {village} may do this"
+PARTY_UNKNOWN_FIELD = "{field}: not a field of a party; expected {expected}"

@@ -24,6 +24,9 @@ class Village(models.Model):
     # The ordinance data and code the stored decision clocks of its applications were
     # computed from (``inputs.ordinance_digest``); another value means they are out of date.
     clocks_inputs = models.CharField(max_length=64, blank=True, default="", db_default="")
+    # The village office's mailing address as its staff enter it (the ordinance data has
+    # none): printed on receipts under the village's name.
+    address = models.CharField(max_length=300, blank=True, default="", db_default="")
 
     def __str__(self) -> str:
         return self.name
@@ -44,19 +47,54 @@ class OfficeClosure(models.Model):
         return str(f"{self.village_id} closed {self.day}: {self.reason}")
 
 
+class FeeAreaUnit(models.TextChoices):
+    """The measure of disturbed area a fee schedule charges by."""
+
+    ACRE = "acre", "acre"
+    THOUSAND_SQ_FT = "1000_sq_ft", "1,000 sq ft"
+
+
 class FeeSchedule(models.Model):
-    """The application fee a village set, in force from a date (no amount is invented)."""
+    """The application fee a village set, in force from a date (no amount is invented):
+    a base amount, and where the schedule says so an amount per acre (or per 1,000 sq ft)
+    of disturbed area beyond what the base covers, and a re-inspection fee."""
 
     village = models.ForeignKey(Village, on_delete=models.PROTECT, related_name="fees")
     effective_from = models.DateField()
-    amount = models.DecimalField(max_digits=10, decimal_places=2)
+    amount = models.DecimalField(max_digits=10, decimal_places=2, help_text="the base amount")
     authority = models.CharField(max_length=200, help_text="e.g. Village Board resolution 2026-04")
+    per_area_amount = models.DecimalField(
+        max_digits=10, decimal_places=2, null=True, blank=True, help_text="per unit of area"
+    )
+    area_unit = models.CharField(
+        max_length=20, choices=FeeAreaUnit.choices, blank=True, default="", db_default=""
+    )
+    area_included = models.DecimalField(
+        max_digits=12,
+        decimal_places=4,
+        default=0,
+        db_default=0,
+        help_text="the units of area the base amount covers; the per-area amount is for the rest",
+    )
+    reinspection_fee = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
 
     class Meta:
         ordering = ["-effective_from"]
         constraints = [
             models.UniqueConstraint(fields=["village", "effective_from"], name="one_fee_a_date"),
             models.CheckConstraint(condition=Q(amount__gte=0), name="fee_not_negative"),
+            models.CheckConstraint(
+                condition=Q(per_area_amount__isnull=True, area_unit="")
+                | Q(per_area_amount__gte=0, area_unit__in=["acre", "1000_sq_ft"]),
+                name="fee_per_area_has_its_unit",
+            ),
+            models.CheckConstraint(
+                condition=Q(area_included__gte=0), name="fee_area_included_not_negative"
+            ),
+            models.CheckConstraint(
+                condition=Q(reinspection_fee__isnull=True) | Q(reinspection_fee__gte=0),
+                name="reinspection_fee_not_negative",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -80,18 +118,61 @@ class PartyRole(models.TextChoices):
     RESPONSIBLE_PARTY = "responsible_party", "Responsible party (fee title holder)"
     CONTRACTOR = "contractor", "Contractor"
     ENGINEER = "engineer", "Engineer / plan preparer"
+    ON_SITE_CONTACT = "on_site_contact", "On-site contact"
+    # The village itself holds the land (work in its right-of-way): it is never sent the
+    # notices or the bill (the ``village-holds-land`` gap note).
+    VILLAGE = "village", "The village (holds the land: right-of-way)"
+
+
+# Whom the notices of a case are addressed to: the permittee and the owner, never the
+# engineer, the contractor or the on-site contact (documents/addressees.py).
+OWNER_ROLES = ("landowner", "responsible_party", "land_user")
 
 
 class Party(models.Model):
+    """Someone named on an application, with the mailing address notices are sent to.
+
+    ``address`` is the one-line address of applications made before mailing addresses
+    were asked for; a mailing address is ``street``, ``city``, ``state`` and ``zip_code``,
+    all four or none."""
+
     application = models.ForeignKey("Application", on_delete=models.PROTECT, related_name="parties")
     role = models.CharField(max_length=30, choices=PartyRole.choices)
     name = models.CharField(max_length=200)
     email = models.EmailField(blank=True)
     phone = models.CharField(max_length=40, blank=True)
     address = models.CharField(max_length=300, blank=True)
+    street = models.CharField(max_length=200, blank=True, default="", db_default="")
+    city = models.CharField(max_length=100, blank=True, default="", db_default="")
+    state = models.CharField(max_length=2, blank=True, default="", db_default="")
+    zip_code = models.CharField(max_length=10, blank=True, default="", db_default="")
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(street="", city="", state="", zip_code="")
+                | (~Q(street="") & ~Q(city="") & ~Q(state="") & ~Q(zip_code="")),
+                name="party_mailing_address_whole_or_none",
+            ),
+            models.CheckConstraint(
+                condition=~Q(role="on_site_contact") | ~Q(phone=""),
+                name="on_site_contact_has_a_phone",
+            ),
+        ]
 
     def __str__(self) -> str:
         return str(f"{self.get_role_display()}: {self.name}")
+
+    @property
+    def has_mailing_address(self) -> bool:
+        return bool(self.street)
+
+    def mailing_lines(self) -> list[str]:
+        """The mailing address as it goes on an envelope; empty when there is none."""
+        if not self.has_mailing_address:
+            return []
+        return [self.street, f"{self.city}, {self.state} {self.zip_code}"]
 
 
 class ApplicationStatus(models.TextChoices):
@@ -122,6 +203,9 @@ class Application(models.Model):
     building_permit_expires = models.DateField(null=True, blank=True)
     fee_amount = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
     fee_paid_on = models.DateField(null=True, blank=True)
+    # How the fee was worked out from the schedule, in words ("$150.00 + $50.00 per acre ×
+    # 2.3 acres = $265.00"), as the amount was last fixed (at the start, at filing).
+    fee_basis = models.CharField(max_length=300, blank=True, default="", db_default="")
     received_at = models.DateTimeField(null=True, blank=True)
     decided_at = models.DateTimeField(null=True, blank=True)
     decision_reasons = models.TextField(blank=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from django.db.models import F, Q, QuerySet
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
 
 from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import village_ids
@@ -66,22 +66,42 @@ def drafts_awaiting_fee(
     """Drafts in the villages where ``user`` is staff that owe the application fee in
     force on ``on`` and have no payment recorded: the applicant cannot file until staff
     record it. The oldest ``limit`` of them, each with the amount due (as
-    ``services.application_fee_due`` has it for a draft), and how many there are. Each
-    with what the list shows: its number, start, applicant's name, site and village."""
+    ``services.application_fee_due`` has it for a draft: from the schedule and the draft's
+    disturbed area, or as staff corrected it), and how many there are. Each with what the
+    list shows: its number, start, applicant's name, site and village."""
+    from siltfence.apps.payments.fees import SQ_FT, schedule_fee
+    from siltfence.apps.payments.models import FeeCorrection
+
     in_force: dict[str, Any] = {}
-    for fee in FeeSchedule.objects.filter(
-        village_id__in=village_ids(user, Role.STAFF), effective_from__lte=on
-    ).order_by("village_id", "-effective_from"):
-        in_force.setdefault(fee.village_id, fee.amount)
-    owing = {village: amount for village, amount in in_force.items() if amount}
+    staff_of = village_ids(user, Role.STAFF)
+    for fee in FeeSchedule.objects.filter(village_id__in=staff_of, effective_from__lte=on).order_by(
+        "village_id", "-effective_from"
+    ):
+        in_force.setdefault(fee.village_id, fee)
+    # A schedule with a base amount is owed by every draft; one charging by area alone, by
+    # the drafts disturbing more than its base covers.
+    owing = Q(pk__in=[])
+    for village, fee in in_force.items():
+        if fee.amount:
+            owing |= Q(village_id=village)
+        elif fee.per_area_amount:
+            covered = fee.area_included * SQ_FT[fee.area_unit]
+            owing |= Q(village_id=village, facts__disturbed_area__gt=float(covered))
+    corrected = Exists(FeeCorrection.objects.filter(application=OuterRef("pk")))
     drafts = (
         Application.objects.filter(
-            village_id__in=owing, status=ApplicationStatus.DRAFT, fee_paid_on__isnull=True
+            village_id__in=staff_of, status=ApplicationStatus.DRAFT, fee_paid_on__isnull=True
         )
+        .alias(corrected=corrected)
+        .filter((Q(corrected=False) & owing) | Q(corrected=True, fee_amount__gt=0))
         .select_related("site", "village", "applicant")
+        .annotate(fee_corrected=corrected)
         .only(
             "number",
             "created_at",
+            "facts",
+            "fee_amount",
+            "village_id",
             "site__address",
             "village__name",
             "applicant__username",
@@ -90,7 +110,14 @@ def drafts_awaiting_fee(
         )
         .order_by("created_at", "pk")
     )
-    shown = [(a, owing[a.village_id]) for a in drafts[:limit]]
+
+    def due(application: Application) -> Any:
+        if application.fee_corrected:  # type: ignore[attr-defined]
+            return application.fee_amount
+        computed = schedule_fee(in_force[application.village_id], application.facts or {})
+        return computed.amount if computed is not None else None
+
+    shown = [(a, due(a)) for a in drafts[:limit]]
     return shown, drafts.count() if len(shown) == limit else len(shown)
 
 

@@ -24,19 +24,19 @@ from siltfence.apps.permits.models import Application
 from siltfence.apps.permits.selectors import applications_visible_to
 from siltfence.apps.plans import errors, services
 from siltfence.apps.plans.selectors import control_plan_latest
-from siltfence.apps.web import labels
-from siltfence.apps.web.design_views import (
-    MAX_PLAN_BYTES,
-    TOO_LARGE,
-    linked_report,
-    parse_plan_json,
-)
 from siltfence.core.engineering.plan import COMMON_PROPERTIES, KINDS, MEASURE_KINDS, parse_plan
 from siltfence.core.engineering.report import site_areas
 from siltfence.core.engineering.tracking import LAND_USES
 from siltfence.core.engineering.units import ACRE_FT2, fmt
 from siltfence.core.errors import SiltfenceError
 from siltfence.core.ordinance.loader import load
+from siltfence.presentation import labels
+from siltfence.presentation.plan_reports import (
+    MAX_PLAN_BYTES,
+    TOO_LARGE,
+    linked_report,
+    parse_plan_json,
+)
 
 UNITS = {"yd**3": "cu yd", "day": "days", "ft": "ft", "ft**2": "sq ft", "1": ""}
 NO_PLAN = "No control plan has been saved for this application yet: draw or import it on the map."
@@ -305,7 +305,7 @@ def plan_report(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def plan_report_pdf(request: HttpRequest, pk: int) -> HttpResponse:
-    from siltfence.apps.web.design_pdf import report_pdf
+    from siltfence.presentation.design_pdf import report_pdf
 
     application = _application(request, pk)
     latest, missing = _latest_or_404(request, application)

@@ -9,6 +9,12 @@ uploaded on sends the clerk to the job's page. The import itself is the same fun
 either way (``rain_file_import``): checked whole before anything is written, then written
 in batches keyed on station and day, so a file the worker refuses leaves nothing behind,
 and one it imports twice changes nothing the second time.
+
+A file that holds several stations is not imported until the clerk has chosen which
+(``rain_import_job_choose``): it is kept with its job, waiting ("choosing"), found so by the
+page's own check (a small file) or by the worker's (a large one). The choice page may be
+opened again once the file is imported, to import more of its stations; importing a
+station again changes nothing.
 """
 
 from __future__ import annotations
@@ -25,16 +31,22 @@ from django.core.files import File
 from django.db import transaction
 from django.utils import timezone
 
+from siltfence.apps.accounts.models import Role
+from siltfence.apps.accounts.rules import village_ids
+from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.rain.models import RainImportJob
 from siltfence.apps.rain.services import (
+    NOT_IN_FILE,
     ZONE,
     ImportResult,
+    StationsToChoose,
     file_sha256,
     rain_file_import,
     rain_file_recognise,
 )
 from siltfence.core.errors import SiltfenceError
 from siltfence.core.rain.lines import GZIP_MAGIC
+from siltfence.core.rain.record import MAX_STATIONS
 
 # Files up to this size are imported while the page waits, in about a second or two on a
 # small server (a 9 MB gauge file took 53 s); a season of one station is a few kilobytes.
@@ -51,6 +63,11 @@ UNEXPECTED = (
     "and uploading the same file again completes the import without doubling anything."
 )
 GONE = "The uploaded file is no longer on the server; upload it again."
+NOT_STAFF = "user: only a village's staff may import rain"
+NOT_VISIBLE = "job: no such import of yours or your village's"
+NOT_CHOOSABLE = "stations: this file is {status}; its stations can be chosen once it is checked"
+NONE_CHOSEN = "stations: choose at least one station to import"
+FILE_GONE = "file: the uploaded file is no longer on the server; upload it again"
 
 Phase = Callable[[str, int], None]
 
@@ -70,6 +87,14 @@ def goes_to_worker(path: Path) -> bool:
     return read_size(path) > INLINE_MAX_BYTES
 
 
+def staff_villages(actor: Any) -> set[str]:
+    """The villages ``actor`` is staff of; none is refused: only staff import rain."""
+    villages = village_ids(actor, Role.STAFF)
+    if not villages:
+        raise ActionRefused(NOT_STAFF, field="user")
+    return villages
+
+
 def rain_upload_import(
     *,
     path: Path,
@@ -79,10 +104,13 @@ def rain_upload_import(
     actor: Any,
     read_on: datetime.date | None = None,
     on_progress: Phase | None = None,
+    choose: bool = False,
 ) -> ImportResult:
     """Import an uploaded rain file, then write its new rain onto the permits at once (as
     ``siltfence rain import`` does). Raises ``SiltfenceError`` for a bad file, before
-    anything is written."""
+    anything is written; with ``choose``, ``StationsToChoose`` for a file of several
+    stations, also before anything is written. Only a village's staff may import."""
+    staff_villages(actor)
     result = rain_file_import(
         path=path,
         station=station,
@@ -91,6 +119,7 @@ def rain_upload_import(
         name=name,
         read_on=read_on,
         on_progress=on_progress,
+        ask_when_several=choose,
     )
     return _applied(result, name)
 
@@ -116,33 +145,146 @@ def rain_import_job_queue(
     units: str | None,
     actor: Any,
     villages: set[str],
+    choose: bool = False,
 ) -> RainImportJob:
-    """Store an uploaded rain file and put its import on the worker's queue.
+    """Store an uploaded rain file and put its import on the worker's queue. With
+    ``choose``, a file the worker finds several stations in waits for the uploader's
+    choice (``rain_import_job_choose``) instead of importing them all.
 
     What can be told at once is checked first, so a clerk hears of it on the upload page
     and nothing is stored: the station ID, and whether the file is a rain file siltfence
     reads (its first line), naming a station or given one."""
+    villages = villages & staff_villages(actor)
     station = rain_file_recognise(path=path, station=station, units=units)
-    shown = _shown_name(name)
-    now = timezone.now()
     with transaction.atomic():
-        job = RainImportJob(
-            user=actor,
-            villages=sorted(villages),
-            name=shown,
-            sha256=file_sha256(path),
-            station=station or "",
-            units=units or "",
-            bytes_total=path.stat().st_size,
-            created_at=now,
-            updated_at=now,
+        job = _job_stored(
+            path=path,
+            name=name,
+            station=station,
+            units=units,
+            actor=actor,
+            villages=villages,
+            choose=choose,
         )
-        with path.open("rb") as handle:
-            # A name the server makes: the uploader's name is shown, never used on disk.
-            job.file.save(f"{uuid.uuid4().hex}.rain", File(handle), save=False)
-        job.save()
         # After the commit, so the worker finds the row and its file moved into place.
         transaction.on_commit(lambda: _enqueue(job.pk))
+    return job
+
+
+def rain_import_job_keep(
+    *,
+    path: Path,
+    name: str,
+    station: str | None,
+    units: str | None,
+    actor: Any,
+    villages: set[str],
+    found: list[dict[str, Any]],
+) -> RainImportJob:
+    """Keep a checked file of several stations (``found``, as ``StationsToChoose`` gave
+    them) with a job waiting for the uploader to choose which to import."""
+    villages = villages & staff_villages(actor)
+    with transaction.atomic():
+        return _job_stored(
+            path=path,
+            name=name,
+            station=station,
+            units=units,
+            actor=actor,
+            villages=villages,
+            choose=True,
+            status=RainImportJob.Status.CHOOSING,
+            found=found[:MAX_STATIONS],
+        )
+
+
+def _job_stored(
+    *,
+    path: Path,
+    name: str,
+    station: str | None,
+    units: str | None,
+    actor: Any,
+    villages: set[str],
+    choose: bool,
+    status: str = RainImportJob.Status.QUEUED,
+    found: list[dict[str, Any]] | None = None,
+) -> RainImportJob:
+    """A job's row and its file, stored under a name the server makes. Call inside a
+    transaction: the file reaches the uploads folder only when the row commits."""
+    now = timezone.now()
+    job = RainImportJob(
+        user=actor,
+        villages=sorted(villages),
+        name=_shown_name(name),
+        sha256=file_sha256(path),
+        station=station or "",
+        units=units or "",
+        status=status,
+        choose=choose,
+        found=found or [],
+        bytes_total=path.stat().st_size,
+        created_at=now,
+        updated_at=now,
+    )
+    with path.open("rb") as handle:
+        # A name the server makes: the uploader's name is shown, never used on disk.
+        job.file.save(f"{uuid.uuid4().hex}.rain", File(handle), save=False)
+    job.save()
+    return job
+
+
+def rain_import_job_choose(*, job_id: int, actor: Any, stations: list[str]) -> RainImportJob:
+    """The uploader (or a colleague on the village's staff) chooses which of a kept
+    file's stations to import. A small file is imported at once, a large one goes to the
+    worker; either way the job's page follows it. A file already imported may be chosen
+    from again, to import more of its stations (those imported before change nothing).
+
+    Refused (``ActionRefused``, nothing written): anyone but the village's staff who may
+    see the job (``NOT_VISIBLE`` for a job they may not see), a job still being checked or
+    imported, no station chosen, a station the file does not hold, a file no longer kept.
+    """
+    from siltfence.apps.rain.selectors import rain_import_job_for
+
+    staff_villages(actor)
+    job = rain_import_job_for(actor, job_id)
+    if job is None:
+        raise ActionRefused(NOT_VISIBLE, field="job")
+    if job.status not in RainImportJob.CHOOSABLE:
+        raise ActionRefused(NOT_CHOOSABLE.format(status=job.get_status_display()), field="stations")
+    wanted = [str(s)[:40] for s in stations][: MAX_STATIONS + 1]
+    if not wanted:
+        raise ActionRefused(NONE_CHOSEN, field="stations")
+    known = [station["id"] for station in job.found]
+    for station in wanted:
+        if station not in known:
+            raise ActionRefused(NOT_IN_FILE.format(station=station), field="stations")
+    path = Path(job.file.path)
+    if not path.is_file():
+        raise ActionRefused(FILE_GONE, field="file")
+    chosen = [station for station in known if station in wanted]  # the file's order
+    with transaction.atomic():
+        taken = RainImportJob.objects.filter(pk=job.pk, status__in=RainImportJob.CHOOSABLE).update(
+            status=RainImportJob.Status.QUEUED,
+            chosen=chosen,
+            bytes_done=0,
+            summary="",
+            applied="",
+            error="",
+            imported=[],
+            updated_at=timezone.now(),
+            finished_at=None,
+        )
+        if not taken:  # chosen by someone else in the meantime
+            job.refresh_from_db()
+            raise ActionRefused(
+                NOT_CHOOSABLE.format(status=job.get_status_display()), field="stations"
+            )
+        if goes_to_worker(path):
+            transaction.on_commit(lambda: _enqueue(job.pk))
+    if not goes_to_worker(path):
+        rain_import_job_run(job_id=job.pk)
+    job.refresh_from_db()
     return job
 
 
@@ -177,7 +319,17 @@ def rain_import_job_run(*, job_id: int) -> str:
                 name=job.name,
                 read_on=job.created_at.astimezone(ZONE).date(),
                 on_progress=_progress(job),
+                only=job.chosen or None,
+                ask_when_several=job.choose and not job.chosen,
             )
+        except StationsToChoose as several:  # checked whole, nothing written
+            RainImportJob.objects.filter(pk=job.pk).update(
+                status=RainImportJob.Status.CHOOSING,
+                found=several.found[:MAX_STATIONS],
+                bytes_done=0,
+                updated_at=timezone.now(),
+            )
+            return RainImportJob.Status.CHOOSING
         except SiltfenceError as exc:  # found by the check, before anything was written
             reason = _one_line(str(exc))[:400].rstrip(".")
             return _end(job, RainImportJob.Status.FAILED, error=REFUSED.format(reason=reason))
@@ -185,6 +337,12 @@ def rain_import_job_run(*, job_id: int) -> str:
     except Exception:
         _end(job, RainImportJob.Status.FAILED, error=UNEXPECTED)
         raise  # the worker keeps the details for whoever runs the server
+    RainImportJob.objects.filter(pk=job.pk).update(
+        imported=sorted(result.stations),
+        # The file's stations, kept so that more of them may be chosen later; a run of
+        # chosen stations read only those, so the list from the first check stays.
+        **({} if job.chosen and job.found else {"found": result.found[:MAX_STATIONS]}),
+    )
     return _end(job, RainImportJob.Status.DONE, summary=result.says(), applied=result.applied)
 
 

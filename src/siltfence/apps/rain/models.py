@@ -15,7 +15,9 @@ from django.db.models import Q
 
 
 class Station(models.Model):
-    """A station a rain file was imported from: a NOAA station or a site's own gauge."""
+    """A station a rain file was imported from: a NOAA station or a site's own gauge; or
+    the village's own gauge, added by its staff (``village``), whose days they may also
+    enter by hand (``siltfence.apps.rain.gauges``)."""
 
     id = models.CharField(primary_key=True, max_length=40)
     name = models.CharField(max_length=120, blank=True)
@@ -23,10 +25,26 @@ class Station(models.Model):
     latitude = models.FloatField(null=True, blank=True)
     longitude = models.FloatField(null=True, blank=True)
     elevation_m = models.FloatField(null=True, blank=True)
+    # The village whose own gauge this is: only its staff enter the gauge's days by hand.
+    village = models.ForeignKey(
+        "permits.Village", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
 
     class Meta:
         ordering = ["id"]
         verbose_name = "imported rain station"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["village", "name"],
+                condition=Q(village__isnull=False),
+                name="rain_a_village_names_each_gauge_once",
+            ),
+            models.CheckConstraint(
+                condition=Q(village__isnull=True)
+                | Q(latitude__isnull=False, longitude__isnull=False),
+                name="rain_a_village_gauge_has_a_place",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.id} {self.name}".strip()
@@ -77,12 +95,15 @@ class RainImportJob(models.Model):
     class Status(models.TextChoices):
         QUEUED = "queued", "waiting to start"
         CHECKING = "checking", "checking the file"
+        CHOOSING = "choosing", "waiting for you to choose the stations"
         IMPORTING = "importing", "importing"
         DONE = "done", "imported"
         FAILED = "failed", "not imported"
 
     RUNNING = (Status.QUEUED, Status.CHECKING, Status.IMPORTING)
     ENDED = (Status.DONE, Status.FAILED)
+    # A file whose stations may be chosen (again): the choice, then its import, the same.
+    CHOOSABLE = (Status.CHOOSING, Status.DONE)
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
@@ -96,6 +117,14 @@ class RainImportJob(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     bytes_done = models.PositiveBigIntegerField(default=0)  # of the current step
     bytes_total = models.PositiveBigIntegerField()
+    # Whether the uploader chooses the stations of a file that holds several (the upload
+    # page asks; the command line and a job queued by code import every station).
+    choose = models.BooleanField(default=False)
+    # The stations the file holds, once checked: id, name, first and last day with an
+    # amount, days with one, days without, place (at most MAX_STATIONS of the core's).
+    found = models.JSONField(default=list, blank=True)
+    chosen = models.JSONField(default=list, blank=True)  # the station ids to import
+    imported = models.JSONField(default=list, blank=True)  # the station ids last imported
     summary = models.TextField(blank=True)  # the days new, changed and unchanged
     applied = models.TextField(blank=True)  # what the new rain changed on the permits
     error = models.CharField(max_length=500, blank=True)  # why it was not imported
@@ -109,7 +138,9 @@ class RainImportJob(models.Model):
         indexes = [models.Index(fields=["user", "created_at"])]
         constraints = [
             models.CheckConstraint(
-                condition=Q(status__in=["queued", "checking", "importing", "done", "failed"]),
+                condition=Q(
+                    status__in=["queued", "checking", "choosing", "importing", "done", "failed"]
+                ),
                 name="rain_job_status_known",
             ),
             models.CheckConstraint(
@@ -118,7 +149,10 @@ class RainImportJob(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(status__in=["done", "failed"], finished_at__isnull=False)
-                | Q(status__in=["queued", "checking", "importing"], finished_at__isnull=True),
+                | Q(
+                    status__in=["queued", "checking", "choosing", "importing"],
+                    finished_at__isnull=True,
+                ),
                 name="rain_job_finished_when_ended",
             ),
             models.CheckConstraint(

@@ -91,3 +91,55 @@ def rain_import_job_for(user: Any, job_id: int) -> RainImportJob | None:
 def rain_import_jobs_of(user: Any, count: int = 5) -> list[RainImportJob]:
     """The user's own latest background imports, newest first."""
     return list(RainImportJob.objects.filter(user=user).order_by("-created_at", "-pk")[:count])
+
+
+# The most permits a page lists as reading their rain at some stations; more are counted.
+SERVED_SHOWN = 50
+
+
+def permits_served(stations: Iterable[str], villages: Iterable[str]) -> dict[str, Any]:
+    """The permits in force of ``villages`` whose sites read their rain at one of
+    ``stations`` (``site.rain``, the duties app's ``SiteStation``: the nearest station with
+    a record, or the one staff chose): number, site, village,
+    station and distance, by permit number, at most ``SERVED_SHOWN``; and how many more,
+    and how many in other villages (counted, not shown)."""
+    from siltfence.apps.permits.models import Permit, PermitStatus
+
+    wanted = sorted({str(s) for s in stations})
+    shown_villages = sorted(set(villages))
+    permits = Permit.objects.filter(
+        status=PermitStatus.ACTIVE, application__site__rain__station_id__in=wanted
+    )
+    ours = permits.filter(village_id__in=shown_villages)
+    rows = list(
+        ours.order_by("number").values(
+            "pk",
+            "number",
+            "village__name",
+            "application__site__address",
+            "application__site__rain__station_id",
+            "application__site__rain__station__name",
+            "application__site__rain__distance_km",
+            "application__site__rain__pinned_reason",
+        )[:SERVED_SHOWN]
+    )
+    total = ours.count()
+    listed = [
+        {
+            "pk": row["pk"],
+            "number": row["number"],
+            "village": row["village__name"],
+            "address": row["application__site__address"],
+            "station": row["application__site__rain__station_id"],
+            "station_name": row["application__site__rain__station__name"],
+            "distance_km": row["application__site__rain__distance_km"],
+            "chosen": bool(row["application__site__rain__pinned_reason"]),
+        }
+        for row in rows
+    ]
+    return {
+        "permits": listed,
+        "more": max(0, total - len(listed)),
+        "elsewhere": permits.exclude(village_id__in=shown_villages).count(),
+        "stations": wanted,
+    }

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -32,6 +32,7 @@ from siltfence.core.rain.source import NAMES_STATIONS, RegisteredAndFirst, check
 ZONE = ZoneInfo("America/Chicago")
 BATCH = 1000
 NO_STATION = "station: the file names no station; give the station's ID (--station)"
+NOT_IN_FILE = "stations: {station} is not a station of this file"
 
 Progress = Callable[[str, int], None]  # (phase "check" or "write", bytes read so far)
 
@@ -49,6 +50,8 @@ class ImportResult:
     first_changed: datetime.date | None = None
     last_changed: datetime.date | None = None
     applied: str = ""  # what the new rain changed on the permits, in words
+    # The stations the file holds (all of them, also those not imported), as ``found``.
+    found: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def days(self) -> int:
@@ -60,6 +63,15 @@ class ImportResult:
             f"{self.file}: {self.days} day(s) of {names}: {self.new} new, "
             f"{self.changed} changed, {self.unchanged} unchanged"
         )
+
+
+class StationsToChoose(Exception):
+    """The file holds several stations and the person importing it chooses which: raised
+    after the check, before anything is written. ``found``: the stations (``found``)."""
+
+    def __init__(self, found: list[dict[str, Any]]) -> None:
+        super().__init__(f"the file holds {len(found)} stations")
+        self.found = found
 
 
 def _open(path: Path) -> BinaryIO:
@@ -94,10 +106,17 @@ def rain_file_import(
     actor: Any = None,
     name: str | None = None,
     read_on: datetime.date | None = None,
+    only: Collection[str] | None = None,
+    ask_when_several: bool = False,
 ) -> ImportResult:
     """Import one rain file (any layout the core reads). Raises ``SiltfenceError`` (naming
     the line) for a bad file, before anything is written. ``read_on``: the day the file is
     read in the villages' zone (today by default); a day after the next one is refused.
+
+    ``only``: import only these stations of the file (each must be in it, else
+    ``SiltfenceError`` naming ``stations``). ``ask_when_several``: with no ``only``, a file
+    that holds more than one station raises ``StationsToChoose`` once checked, having
+    written nothing.
 
     Rain sets duties, so an import is on the audit record: when its writing begins (the
     file's ``name``, size and SHA-256, who imported it) and when it ends (the days new,
@@ -112,6 +131,9 @@ def rain_file_import(
         s.encode("ascii", "replace") for s in Station.objects.values_list("id", flat=True)
     }
     keep: Any = {station.encode("ascii")} if station else RegisteredAndFirst(known)
+    if only is not None and not station:
+        # The chosen stations only: another station's rows are not read at all.
+        keep = {str(s).encode("ascii", "replace") for s in only}
 
     # Pass 1: check everything, write nothing.
     with _open(path) as handle:
@@ -120,10 +142,19 @@ def rain_file_import(
     present = {sid: r for sid, r in records.items() if r.lines}
     if not present:
         raise SiltfenceError("rain: the file holds no precipitation values", field="rain")
+    found = stations_found(present, path=path, format=rain.format)
+    if only is not None:
+        wanted_ids = {str(s) for s in only}
+        for sid in sorted(wanted_ids - {str(s) for s in present}):
+            raise SiltfenceError(NOT_IN_FILE.format(station=sid[:40]), field="stations")
+        present = {sid: r for sid, r in present.items() if str(sid) in wanted_ids}
+    elif ask_when_several and len(present) > 1:
+        raise StationsToChoose(found)
     result = ImportResult(
         file=path.name,
         format=rain.format,
         stations={str(sid): len(r.lines) for sid, r in present.items()},
+        found=found,
     )
 
     # Pass 2: write, one transaction a batch, between two entries of the audit record.
@@ -177,6 +208,87 @@ def rain_file_import(
 
     checkpoint_if_keyed()  # an import is a large change: anchor it at once
     return result
+
+
+def stations_found(present: dict[Any, Any], *, path: Path, format: str) -> list[dict[str, Any]]:
+    """What a clerk needs to choose among a file's stations, one dict each, by ID: the
+    name and place (the file's own, where it gives them, as a Climate Data Online export
+    does; else the station's row; else NOAA's station list), the first and last day with
+    an amount, how many days have one, and how many the file gives without one."""
+    ids = [str(sid) for sid in present]
+    details = _cdo_details(path, set(ids)) if format == "cdo-csv" else {}
+    rows = {row.id: row for row in Station.objects.filter(id__in=ids)}
+    listed = registry()
+    found = []
+    for sid, record in sorted(present.items(), key=lambda item: str(item[0])):
+        key = str(sid)
+        known: Any = rows.get(key) or listed.get(key)
+        name, latitude, longitude = details.get(key, ("", None, None))
+        if not name and known is not None:
+            name = known.name or ""
+        if (latitude is None or longitude is None) and known is not None:
+            latitude, longitude = known.latitude, known.longitude
+        amounts = sorted(record.days)
+        found.append(
+            {
+                "id": key,
+                "name": name[:120],
+                "first": amounts[0].isoformat() if amounts else None,
+                "last": amounts[-1].isoformat() if amounts else None,
+                "days": len(amounts),
+                "without": len(record.lines) - len(amounts),
+                "latitude": latitude,
+                "longitude": longitude,
+            }
+        )
+    return found
+
+
+def _cdo_details(path: Path, ids: set[str]) -> dict[str, tuple[str, float | None, float | None]]:
+    """Each station's NAME, LATITUDE and LONGITUDE as a Climate Data Online export gives
+    them (the columns it has when station details were asked for), read until every one of
+    ``ids`` is seen. Called once the file has been checked whole."""
+    import csv
+
+    from siltfence.core.rain.lines import numbered_lines
+
+    seen: dict[str, tuple[str, float | None, float | None]] = {}
+    header: list[str] | None = None
+    with _open(path) as handle:
+        for _, raw in numbered_lines(handle):
+            line = raw.decode("utf-8", "replace")
+            if not line.strip():
+                continue
+            try:
+                fields = [f.strip() for f in next(csv.reader([line]))]
+            except (csv.Error, StopIteration):
+                continue
+            if header is None:
+                header = [f.upper() for f in fields]
+                if "NAME" not in header:
+                    return seen
+                continue
+            if len(fields) != len(header):
+                continue
+            row = dict(zip(header, fields, strict=True))
+            station = row.get("STATION", "")
+            if station in ids and station not in seen:
+                seen[station] = (
+                    "".join(ch for ch in row.get("NAME", "") if ch.isprintable())[:120],
+                    _degrees(row.get("LATITUDE"), 90),
+                    _degrees(row.get("LONGITUDE"), 180),
+                )
+                if len(seen) == len(ids):
+                    break
+    return seen
+
+
+def _degrees(text: str | None, bound: float) -> float | None:
+    try:
+        value = float(text or "")
+    except ValueError:
+        return None
+    return value if -bound <= value <= bound else None
 
 
 def rain_file_recognise(*, path: Path, station: str | None, units: str | None) -> str | None:

@@ -1,5 +1,6 @@
 """The staff page that imports a rain file: upload, check, import, and the record so far;
-and the page of an import the background worker does (a file too large to import while the
+the page where the clerk chooses which of a file's stations to import; and the page of an
+import kept with its file (a file of several stations, or one too large to import while the
 page waits)."""
 
 from __future__ import annotations
@@ -7,6 +8,7 @@ from __future__ import annotations
 import datetime
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
@@ -18,20 +20,28 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import village_ids
-from siltfence.apps.rain.forms import RainImportForm
+from siltfence.apps.rain.forms import RainImportForm, StationChoiceForm
+from siltfence.apps.rain.gauges import place_words, village_gauges
 from siltfence.apps.rain.jobs import (
+    INLINE_MAX_BYTES,
     REFRESH_SECONDS,
     goes_to_worker,
+    rain_import_job_choose,
+    rain_import_job_keep,
     rain_import_job_queue,
     rain_upload_import,
+    read_size,
 )
 from siltfence.apps.rain.models import RainImportJob
 from siltfence.apps.rain.selectors import (
+    permits_served,
     rain_import_job_for,
     rain_import_jobs_of,
     stations_with_days,
 )
+from siltfence.apps.rain.services import StationsToChoose
 from siltfence.core.errors import SiltfenceError
+from siltfence.presentation.wording import plain
 
 TOO_LARGE = "file: the file is larger than {limit:,} bytes, the most an upload takes"
 # A job no worker has taken after this long, or with no news from its worker for this
@@ -72,11 +82,18 @@ def import_page(request: HttpRequest) -> HttpResponse:
                     }
                     try:
                         if goes_to_worker(path):
-                            job = rain_import_job_queue(**options, villages=villages)
+                            job = rain_import_job_queue(**options, villages=villages, choose=True)
                             return redirect("rain:job", job_id=job.pk)
-                        result = rain_upload_import(**options)
+                        result = rain_upload_import(**options, choose=True)
+                    except StationsToChoose as several:
+                        job = rain_import_job_keep(
+                            **options, villages=villages, found=several.found
+                        )
+                        return redirect("rain:choose", job_id=job.pk)
                     except SiltfenceError as exc:
-                        form.add_error(None, str(exc))
+                        # A bad file is the file's error; a bad station ID or unit, theirs.
+                        field = exc.field if exc.field in ("station", "units") else "file"
+                        form.add_error(field, str(exc))
         if form.errors:
             status = 400
     return render(
@@ -85,11 +102,73 @@ def import_page(request: HttpRequest) -> HttpResponse:
         {
             "form": form,
             "result": result,
+            "served": permits_served(result.stations, villages) if result else None,
             "stations": stations_with_days(),
             "jobs": rain_import_jobs_of(request.user),
+            "gauges": village_gauges(villages),
+            "inline_kb": INLINE_MAX_BYTES // 1024,
         },
         status=status,
     )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def choose_page(request: HttpRequest, job_id: int) -> HttpResponse:
+    """The stations a kept file holds, to choose which to import (all ticked at first, or
+    those chosen last time). Only staff who may see the job; anyone else is told there is
+    no such page."""
+    job = rain_import_job_for(request.user, job_id)
+    if job is None:
+        raise Http404
+    villages = village_ids(request.user, Role.STAFF)
+    if not villages:
+        raise PermissionDenied
+    found = job.found
+    initial = job.chosen or job.imported or [s["id"] for s in found]
+    data = request.POST if request.method == "POST" else None
+    form = StationChoiceForm(data, found=found, initial={"stations": initial})
+    kept = bool(job.file) and Path(job.file.path).is_file()
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                job = rain_import_job_choose(
+                    job_id=job.pk, actor=request.user, stations=form.cleaned_data["stations"]
+                )
+                return redirect("rain:job", job_id=job.pk)
+            except SiltfenceError as exc:
+                field = exc.field if exc.field in form.fields else None
+                form.add_error(field, plain(exc))
+        status = 400
+    chosen = set(form["stations"].value() or [])
+    return render(
+        request,
+        "rain/choose.html",
+        {
+            "job": job,
+            "form": form,
+            "found": [_shown(s, ticked=s["id"] in chosen) for s in found],
+            "kept": kept,
+            "open": job.status in RainImportJob.CHOOSABLE and kept and bool(found),
+            "at_once": kept and read_size(Path(job.file.path)) <= INLINE_MAX_BYTES,
+        },
+        status=status,
+    )
+
+
+def _shown(station: dict[str, Any], *, ticked: bool) -> dict[str, Any]:
+    """A station of a file as the choice page shows it: days as dates, its place in words."""
+    first, last = station.get("first"), station.get("last")
+    where = place_words(station.get("latitude"), station.get("longitude"))
+    place = f"Stands at {where}" if where else "Where it stands is not known"
+    return {
+        **station,
+        "ticked": ticked,
+        "first_day": datetime.date.fromisoformat(first) if first else None,
+        "last_day": datetime.date.fromisoformat(last) if last else None,
+        "place": place,
+    }
 
 
 @login_required
@@ -103,16 +182,23 @@ def job_page(request: HttpRequest, job_id: int) -> HttpResponse:
         raise Http404
     now = timezone.now()
     stuck = None
-    if job.status == RainImportJob.Status.QUEUED and now - job.created_at > WAITING_TOO_LONG:
+    # Waiting since it was uploaded, or since its stations were chosen.
+    since = job.updated_at if job.chosen else job.created_at
+    if job.status == RainImportJob.Status.QUEUED and now - since > WAITING_TOO_LONG:
         stuck = "waiting"
     elif job.status in RainImportJob.RUNNING and now - job.updated_at > SILENT_TOO_LONG:
         stuck = "silent"
+    villages = village_ids(request.user, Role.STAFF)
+    done = job.status == RainImportJob.Status.DONE
     return render(
         request,
         "rain/import_job.html",
         {
             "job": job,
-            "refresh": None if job.ended else REFRESH_SECONDS,
+            "refresh": REFRESH_SECONDS if job.status in RainImportJob.RUNNING else None,
             "stuck": stuck,
+            "since": since,
+            "served": permits_served(job.imported, villages) if done else None,
+            "staff": bool(villages),
         },
     )

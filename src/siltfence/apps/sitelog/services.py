@@ -21,6 +21,7 @@ from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.models import Permit, PermitStatus, TimelineEvent
 from siltfence.apps.permits.uploads import checked_upload
 from siltfence.apps.sitelog.models import EntryKind, SiteLogEntry, SiteLogPhoto
+from siltfence.apps.sitelog.selectors import after_last_day
 from siltfence.core.errors import SiltfenceError
 from siltfence.core.ordinance.loader import load
 from siltfence.core.timeline.events import parse_events, parse_moment
@@ -212,6 +213,21 @@ def site_log_record(
                 f"{uuid.uuid4().hex}{found.extension}", ContentFile(photo.content), save=False
             )
             stored.save()
+        after: dict[str, Any] = {
+            "entry": entry.pk,
+            "event": {"type": parsed.type, "at": parsed.at.isoformat(), **fields},
+            "photos": [p.sha256 for p in entry.photos.all()],
+            **{k: v for k, v in values.items() if v},
+        }
+        if after_last_day(locked, parsed.at):
+            # Kept, never refused (the record of what happened), and flagged: an expired
+            # permit is no permit, so this is work without a permit (§ 413-8A, § 135-7A).
+            # The village's staff are told (the outbox's ``FLAGGED`` notices).
+            after["without_permit"] = {
+                "day": parsed.at.astimezone(zone).date().isoformat(),
+                "last_day": locked.expires_on.isoformat(),
+                "citation": ordinance.rules["permit"]["required"]["citation"],
+            }
         event_record(
             actor=user,
             entity="permit",
@@ -219,12 +235,7 @@ def site_log_record(
             action=f"site_log_{kind}",
             village=locked.village_id,
             citation=_citation(ordinance, kind),
-            after={
-                "entry": entry.pk,
-                "event": {"type": parsed.type, "at": parsed.at.isoformat(), **fields},
-                "photos": [p.sha256 for p in entry.photos.all()],
-                **{k: v for k, v in values.items() if v},
-            },
+            after=after,
         )
     return entry
 

@@ -20,6 +20,7 @@ from siltfence.apps.permits.uploads import download_name
 from siltfence.apps.sitelog.models import EntryKind
 from siltfence.apps.sitelog.selectors import (
     duties_met_by_entry,
+    entries_without_permit,
     log_entries,
     site_log_photos_visible_to,
 )
@@ -63,6 +64,9 @@ def site_log(request: HttpRequest, pk: int) -> HttpResponse:
     entries = log_entries(permit)
     kinds = entry_kinds(ordinance)
     now = timezone.now().astimezone(zone)
+    # Entries dated after the permit's last day: work without a permit (§ 413-8A,
+    # § 135-7A), flagged on each. Read only once the last day has passed.
+    late = entries_without_permit(permit) if now.date() > permit.expires_on else []
     return render(
         request,
         "sitelog/log.html",
@@ -81,6 +85,9 @@ def site_log(request: HttpRequest, pk: int) -> HttpResponse:
             "saved": request.GET.get("saved", ""),
             "met": _met_by_entry(permit, request.GET.get("saved", ""), ordinance.time_zone),
             "max_photos": MAX_PHOTOS,
+            "without_permit": {e.pk for e in late},
+            "saved_without_permit": any(str(e.pk) == request.GET.get("saved") for e in late),
+            "required": ordinance.rules["permit"]["required"],
         },
         status=400 if error else 200,
     )
@@ -104,7 +111,7 @@ def photo(request: HttpRequest, pk: int) -> HttpResponse:
 def _met_by_entry(permit: Any, saved: str, zone: str) -> list[dict[str, Any]]:
     """The duties the saved entry met, in words ("met on ..., late by 2 days"): the page
     says so only when it did (an inspection made while the rain still fell meets none)."""
-    from siltfence.apps.web.wording import duty_words
+    from siltfence.presentation.wording import duty_words
 
     if not saved.isdecimal():
         return []

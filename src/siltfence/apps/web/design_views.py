@@ -17,17 +17,17 @@ from django.shortcuts import render
 from django.urls import NoReverseMatch, reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from siltfence.apps.web.views import citation_href
 from siltfence.core.engineering.report import review_plan
 from siltfence.core.errors import SiltfenceError
-from siltfence.core.jsonread import read_json
 from siltfence.core.ordinance.loader import load, load_all, ordinances_root
+from siltfence.presentation.plan_reports import (
+    MAX_PLAN_BYTES,
+    TOO_LARGE,
+    linked_report,
+    parse_plan_json,
+)
 
-# Plans are text: a large site's GeoJSON runs to a few hundred kB. The same bound as the
-# settings' FILE_UPLOAD_MAX_MEMORY_SIZE, so an upload is never spooled to disk.
-MAX_PLAN_BYTES = 5 * 1024 * 1024
 PLAN_SUFFIXES = (".json", ".geojson")
-TOO_LARGE = "plan: the plan is larger than 5 MB"
 NOT_JSON_FILE = "plan: upload a .json or .geojson file"
 NOT_TEXT = "plan: the file is not UTF-8 text"
 NO_PLAN = "plan: paste the plan's JSON or upload a .json or .geojson file"
@@ -53,15 +53,6 @@ def plan_text(request: HttpRequest) -> str:
     if not text.strip():
         raise SiltfenceError(NO_PLAN, field="plan")
     return text
-
-
-def parse_plan_json(text: str) -> Any:
-    """JSON, checked to be an object: the actual type, whatever the file claims. Read by
-    the core's bounded reader: size and nesting are checked before anything is parsed."""
-    data = read_json(text, what="plan", max_bytes=MAX_PLAN_BYTES)
-    if not isinstance(data, dict):
-        raise SiltfenceError("plan: expected a JSON object (docs/plan-format.md)", field="plan")
-    return data
 
 
 def example_plans() -> dict[str, dict[str, Any]]:
@@ -90,29 +81,6 @@ def report_for(plan: dict[str, Any]) -> dict[str, Any]:
         zone = ZoneInfo(load(plan["jurisdiction"]).time_zone)
         on = datetime.datetime.now(zone).date()
     return review_plan(plan, on=on).to_dict()
-
-
-def linked_report(report: dict[str, Any]) -> dict[str, Any]:
-    """Each citation with the link to the words of its section, where the chapter holds it."""
-    ordinance = load(report["jurisdiction"])
-
-    def cites(text: str) -> list[dict[str, Any]]:
-        return [
-            {"text": part, "href": citation_href(ordinance, part) if part.startswith("§") else None}
-            for part in (p.strip() for p in text.split(";"))
-            if part
-        ]
-
-    for check in report["checks"]:
-        check["cites"] = cites(check["citation"])
-    site = report["site"]["measured"]
-    site["cites"] = cites(site["citation"])
-    for item in report["checklist"]["items"]:
-        item["cites"] = cites(item["citation"])
-    report["needs_action"] = report["summary"]["needs-action"]
-    if report["checklist"]["citation"]:
-        report["checklist"]["cites"] = cites(report["checklist"]["citation"])
-    return report
 
 
 def _pdf_url() -> str | None:
@@ -147,7 +115,7 @@ def design_check_report(request: HttpRequest) -> HttpResponse:
 @require_POST
 def design_check_pdf(request: HttpRequest) -> HttpResponse:
     """The same report as a PDF for the file, downloaded, never shown inline."""
-    from siltfence.apps.web.design_pdf import report_pdf
+    from siltfence.presentation.design_pdf import report_pdf
 
     try:
         text = plan_text(request)

@@ -12,6 +12,8 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
 from siltfence.apps.enforcement.forms import StrictDateField
+from siltfence.apps.payments.forms import FeeForm as FeeForm
+from siltfence.apps.payments.forms import FeeScheduleForm as FeeScheduleForm
 from siltfence.apps.permits.models import DocumentKind, SuretyKind
 
 # Every date on these forms is read as YYYY-MM-DD exactly (what a date input sends), by the
@@ -70,7 +72,9 @@ class ApplyForm(forms.Form):
         max_length=5000,
         label="Describe the work",
     )
-    owner_name = forms.CharField(max_length=200, label="Landowner (holder of fee title)")
+    owner_name = forms.CharField(
+        max_length=200, required=False, label="Landowner (holder of fee title)"
+    )
     owner_email = forms.EmailField(required=False, label="Landowner's email")
     building_permit_expires = StrictDateField(
         required=False,
@@ -81,6 +85,193 @@ class ApplyForm(forms.Form):
     facts = forms.CharField(widget=forms.HiddenInput)
     jurisdiction = forms.CharField(widget=forms.HiddenInput)
     on = StrictDateField(widget=forms.HiddenInput)
+
+    # Who the notices go to (decision 46): the owner and the party who answers for the work
+    # with their mailing addresses, the contractor, and someone to call on the site.
+    village_holds_land = forms.BooleanField(
+        required=False,
+        label="The village itself holds this land (work in the village's right-of-way)",
+    )
+    owner_phone = forms.CharField(max_length=40, required=False, label="Landowner's phone")
+    owner_street = forms.CharField(max_length=200, required=False, label="Mailing address: street")
+    owner_city = forms.CharField(max_length=100, required=False, label="City")
+    owner_state = forms.CharField(max_length=2, required=False, label="State (2 letters)")
+    owner_zip = forms.CharField(max_length=10, required=False, label="ZIP code")
+    permittee_name = forms.CharField(
+        max_length=200,
+        required=False,
+        label="Responsible party, if not the landowner",
+        help_text="The person or firm who answers for the work: a land user, a tenant, a "
+        "utility or a contractor under contract. Needed when the village holds the land.",
+    )
+    permittee_email = forms.EmailField(required=False, label="Their email")
+    permittee_phone = forms.CharField(max_length=40, required=False, label="Their phone")
+    permittee_street = forms.CharField(
+        max_length=200, required=False, label="Mailing address: street"
+    )
+    permittee_city = forms.CharField(max_length=100, required=False, label="City")
+    permittee_state = forms.CharField(max_length=2, required=False, label="State (2 letters)")
+    permittee_zip = forms.CharField(max_length=10, required=False, label="ZIP code")
+    contractor_name = forms.CharField(max_length=200, required=False, label="Contractor")
+    contractor_phone = forms.CharField(max_length=40, required=False, label="Contractor's phone")
+    contractor_email = forms.EmailField(required=False, label="Contractor's email")
+    contact_name = forms.CharField(max_length=200, required=False, label="On-site contact: name")
+    contact_phone = forms.CharField(
+        max_length=40,
+        required=False,
+        label="On-site contact: phone",
+        help_text="A number someone answers on the site, e.g. 608-555-0100.",
+    )
+
+    # The parts of the page, each a fieldset (apply.html).
+    GROUPS = (
+        (
+            "The site and the work",
+            (
+                "address",
+                "parcel_number",
+                "legal_description",
+                "description",
+                "building_permit_expires",
+            ),
+        ),
+        (
+            "Who holds the land",
+            (
+                "village_holds_land",
+                "owner_name",
+                "owner_email",
+                "owner_phone",
+                "owner_street",
+                "owner_city",
+                "owner_state",
+                "owner_zip",
+            ),
+        ),
+        (
+            "Who answers for the work",
+            (
+                "permittee_name",
+                "permittee_email",
+                "permittee_phone",
+                "permittee_street",
+                "permittee_city",
+                "permittee_state",
+                "permittee_zip",
+            ),
+        ),
+        (
+            "Contractor and on-site contact",
+            (
+                "contractor_name",
+                "contractor_phone",
+                "contractor_email",
+                "contact_name",
+                "contact_phone",
+            ),
+        ),
+    )
+    # Where a refusal of the service about ``parties[i].<part>`` is shown.
+    PARTS = {
+        "name": "name",
+        "email": "email",
+        "phone": "phone",
+        "street": "street",
+        "city": "city",
+        "state": "state",
+        "zip_code": "zip",
+    }
+
+    def __init__(self, *args: Any, owner_label: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if owner_label:
+            self.fields["owner_name"].label = owner_label
+            self.fields[
+                "permittee_name"
+            ].label = f"Responsible party, if not the {owner_label.split(' (')[0].lower()}"
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not data.get("village_holds_land") and not data.get("owner_name"):
+            self.add_error("owner_name", "give the name of the holder of the land")
+        if data.get("village_holds_land") and not data.get("permittee_name"):
+            self.add_error(
+                "permittee_name",
+                "the village holds the land: name the person or firm who answers for the work",
+            )
+        if data.get("contact_name") and not data.get("contact_phone"):
+            self.add_error("contact_phone", "give a phone number someone answers on the site")
+        return data
+
+    def groups(self) -> list[tuple[str, list[Any]]]:
+        return [(title, [self[name] for name in names]) for title, names in self.GROUPS]
+
+    def parties(self, owner_role: str, village_name: str) -> list[tuple[str, dict[str, str]]]:
+        """The parties typed, each with the prefix of its fields: the owner (or the
+        village), the responsible party, the contractor and the on-site contact."""
+        data = self.cleaned_data
+
+        def address(prefix: str) -> dict[str, str]:
+            return {
+                "street": data.get(f"{prefix}_street", ""),
+                "city": data.get(f"{prefix}_city", ""),
+                "state": data.get(f"{prefix}_state", ""),
+                "zip_code": data.get(f"{prefix}_zip", ""),
+            }
+
+        found: list[tuple[str, dict[str, str]]] = []
+        if data.get("village_holds_land"):
+            found.append(("village", {"role": "village", "name": village_name}))
+        else:
+            found.append(
+                (
+                    "owner",
+                    {
+                        "role": owner_role,
+                        "name": data["owner_name"],
+                        "email": data.get("owner_email", ""),
+                        "phone": data.get("owner_phone", ""),
+                        **address("owner"),
+                    },
+                )
+            )
+        if data.get("permittee_name"):
+            found.append(
+                (
+                    "permittee",
+                    {
+                        "role": "land_user",
+                        "name": data["permittee_name"],
+                        "email": data.get("permittee_email", ""),
+                        "phone": data.get("permittee_phone", ""),
+                        **address("permittee"),
+                    },
+                )
+            )
+        if data.get("contractor_name"):
+            found.append(
+                (
+                    "contractor",
+                    {
+                        "role": "contractor",
+                        "name": data["contractor_name"],
+                        "email": data.get("contractor_email", ""),
+                        "phone": data.get("contractor_phone", ""),
+                    },
+                )
+            )
+        if data.get("contact_name"):
+            found.append(
+                (
+                    "contact",
+                    {
+                        "role": "on_site_contact",
+                        "name": data["contact_name"],
+                        "phone": data.get("contact_phone", ""),
+                    },
+                )
+            )
+        return found
 
 
 class UploadForm(forms.Form):
@@ -105,17 +296,6 @@ class InformationRequestForm(forms.Form):
 class DecisionForm(forms.Form):
     reasons = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 4}), required=False, label="Written reasons"
-    )
-
-
-class FeeForm(forms.Form):
-    amount = forms.DecimalField(max_digits=10, decimal_places=2, min_value=0)
-    paid_on = StrictDateField(widget=forms.DateInput(attrs={"type": "date"}))
-    correction = forms.CharField(
-        required=False,
-        max_length=1000,
-        widget=forms.Textarea(attrs={"rows": 2}),
-        label="Why the recorded payment changes (only when one is already recorded)",
     )
 
 
@@ -186,12 +366,6 @@ class SuretyMoveForm(forms.Form):
 class ClosureForm(forms.Form):
     day = StrictDateField(widget=forms.DateInput(attrs={"type": "date"}))
     reason = forms.CharField(max_length=200)
-
-
-class FeeScheduleForm(forms.Form):
-    effective_from = StrictDateField(widget=forms.DateInput(attrs={"type": "date"}))
-    amount = forms.DecimalField(max_digits=10, decimal_places=2, min_value=0)
-    authority = forms.CharField(max_length=200, label="Set by (resolution or board action)")
 
 
 @functools.cache

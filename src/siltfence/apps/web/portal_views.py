@@ -15,19 +15,20 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from siltfence.apps.payments.fees import schedule_fee
 from siltfence.apps.permits import services
 from siltfence.apps.permits.clocks import decision_due_if_filed, review_clock
 from siltfence.apps.permits.models import Application, ApplicationStatus, Village
 from siltfence.apps.permits.selectors import applications_visible_to
 from siltfence.apps.permits.stored_clocks import stored_review_clock
 from siltfence.apps.web.forms import ApplyForm, ResponseForm, UploadForm
-from siltfence.apps.web.paging import page_of, paging
-from siltfence.apps.web.wording import counting_words, duty_words, plain
 from siltfence.core.dates import DateRefused, read_date
 from siltfence.core.errors import SiltfenceError
 from siltfence.core.jsonread import read_json
 from siltfence.core.ordinance.loader import load
 from siltfence.core.rules import determine
+from siltfence.presentation.paging import page_of, paging
+from siltfence.presentation.wording import counting_words, duty_words, plain
 
 
 def clock_words(application: Application) -> dict[str, Any] | None:
@@ -97,14 +98,17 @@ def apply(request: HttpRequest) -> HttpResponse:
     except (SiltfenceError, ValueError) as exc:
         messages.error(request, f"Start from the permit check: {exc}")
         return redirect("web:permit-check")
+    owner_label = OWNER_LABELS.get(ordinance.applicant_role, "")
     if request.method == "GET":
         form = ApplyForm(
-            initial={"facts": json.dumps(facts), "jurisdiction": jurisdiction, "on": on}
+            initial={"facts": json.dumps(facts), "jurisdiction": jurisdiction, "on": on},
+            owner_label=owner_label,
         )
     else:
-        form = ApplyForm(request.POST)
+        form = ApplyForm(request.POST, owner_label=owner_label)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        named = form.parties(ordinance.applicant_role, ordinance.name)
         try:
             application = services.application_create(
                 applicant=request.user,
@@ -115,22 +119,16 @@ def apply(request: HttpRequest) -> HttpResponse:
                 description=data["description"],
                 facts=facts,
                 on=on,
-                parties=[
-                    {
-                        "role": load(jurisdiction).applicant_role,
-                        "name": data["owner_name"],
-                        "email": data["owner_email"],
-                    }
-                ],
+                parties=[party for _, party in named],
                 building_permit_expires=data["building_permit_expires"],
             )
         except SiltfenceError as exc:
-            form.add_error(None, str(exc))
+            _party_error(form, exc, [prefix for prefix, _ in named])
         else:
             messages.success(request, f"Application {application.number} started.")
             return redirect("web:portal-application", pk=application.pk)
     due = counting_words(decision_due_if_filed(jurisdiction, timezone.now()))
-    fee = services.fee_in_force(jurisdiction, timezone.localdate())
+    fee = schedule_fee(services.fee_in_force(jurisdiction, timezone.localdate()), answer["facts"])
     return render(
         request,
         "web/apply.html",
@@ -140,8 +138,33 @@ def apply(request: HttpRequest) -> HttpResponse:
             "ordinance": ordinance,
             "due_if_filed": due,
             "fee_due": fee.amount if fee is not None and fee.amount else None,
+            "fee_basis": fee.words if fee is not None else "",
         },
     )
+
+
+# How the apply form names the holder of the land, by the chapter's word for the
+# applicant (jurisdiction.yaml's applicant_role).
+OWNER_LABELS = {
+    "landowner": "Landowner (holder of fee title)",
+    "responsible_party": "Responsible party (holder of fee title)",
+    "land_user": "Land user",
+}
+
+
+def _party_error(form: ApplyForm, exc: SiltfenceError, prefixes: list[str]) -> None:
+    """Show a refusal about ``parties[i].<part>`` at the field the person typed it in."""
+    import re
+
+    field = str(getattr(exc, "field", "") or "")
+    match = re.fullmatch(r"parties\[(\d+)\]\.(\w+)", field)
+    if match and int(match.group(1)) < len(prefixes):
+        prefix = prefixes[int(match.group(1))]
+        name = f"{prefix}_{ApplyForm.PARTS.get(match.group(2), '')}"
+        if name in form.fields:
+            form.add_error(name, str(exc).split(": ", 1)[-1])
+            return
+    form.add_error(None, str(exc))
 
 
 @login_required

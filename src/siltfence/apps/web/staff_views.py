@@ -16,6 +16,8 @@ from django.db.models import Count, Exists, F, OuterRef, Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET, require_POST
 
 from siltfence.apps.accounts.models import Role
@@ -48,6 +50,7 @@ from siltfence.apps.permits.selectors import (
     surety_expiry_warning,
 )
 from siltfence.apps.permits.stored_clocks import stored_review_clock
+from siltfence.apps.sitelog.selectors import entries_without_permit
 from siltfence.apps.web.forms import (
     CloseForm,
     CloseWhenCompletedForm,
@@ -62,10 +65,23 @@ from siltfence.apps.web.forms import (
     SuretyReceiveForm,
     blank,
 )
-from siltfence.apps.web.paging import PAGE_SIZE, page_of, paging, pk_path
-from siltfence.apps.web.wording import duty_words, plain
 from siltfence.core.errors import SiltfenceError
 from siltfence.core.ordinance.loader import load
+from siltfence.presentation.labels import label
+from siltfence.presentation.paging import PAGE_SIZE, page_of, paging, pk_path
+from siltfence.presentation.tables import (
+    CHUNK,
+    Column,
+    Item,
+    Table,
+    chosen_villages,
+    cite,
+    download,
+    refuses_bad_queries,
+    village_filter,
+    wants_csv,
+)
+from siltfence.presentation.wording import duty_words, plain
 
 # Asked of staff before a decision that cannot be undone (approve, disapprove, close).
 CONFIRM_FIELD = "confirm"
@@ -91,38 +107,11 @@ def _staff_only(request: HttpRequest, obj: Any) -> None:
         raise PermissionDenied("Only the village's administering authority may do this.")
 
 
-@login_required
-@require_GET
-def queue(request: HttpRequest) -> HttpResponse:
-    staff_of = village_ids(request.user, Role.STAFF)
-    if not staff_of:
-        raise PermissionDenied("The review queue is for village staff.")
-    today = timezone.localdate()
-    # Running clocks first by the stored day a decision is due (overdue ones first of
-    # all); paused ones (waiting for the applicant's information) after them.
-    page = page_of(request, applications_for_review(request.user))
-    url = pk_path("web:staff-application")
-    rows = [_queue_row(application, today, url) for application in page.object_list]
-    fees, fees_total = drafts_awaiting_fee(request.user, today, limit=PAGE_SIZE)
-    return render(
-        request,
-        "web/staff_queue.html",
-        {
-            "rows": rows,
-            "today": today,
-            "awaiting_fee": [{"application": a, "amount": amount} for a, amount in fees],
-            "awaiting_fee_more": fees_total - len(fees),
-            "staff_villages": Village.objects.filter(pk__in=staff_of).order_by("name"),
-            **paging(request, page, "the review queue"),
-        },
-    )
-
-
 def _queue_row(
     application: Application, today: datetime.date, url: Callable[[int], str]
 ) -> dict[str, Any]:
     """A row of the queue, from the clock stored on the application (no events read), in
-    the words and links the row shows: 50 rows a page, so the template reads plain values
+    the words and links the row shows: 50 rows a page, so the table reads plain values
     rather than walking each application's relations and reversing its link."""
     clock = _stored_clock(application)
     running = clock is not None and clock["state"] in ("running", "overdue")
@@ -132,7 +121,8 @@ def _queue_row(
     elif clock is not None and clock["state"] == "paused":
         decision = f"Paused: waiting for information since {clock['waiting_since']}"
     else:
-        decision = "-"
+        decision = ""
+    overdue = clock is not None and clock["status"] == "overdue"
     days_left = (datetime.date.fromisoformat(due) - today).days if due else None
     return {
         "url": url(application.pk),
@@ -142,9 +132,62 @@ def _queue_row(
         "status": application.get_status_display(),
         "decision": decision,
         "citation": clock["citation"] if clock else "",
-        "overdue": clock is not None and clock["status"] == "overdue",
-        "days_left": "-" if days_left is None else days_left,
+        "overdue": overdue,
+        "days_left": "OVERDUE" if overdue else days_left,
     }
+
+
+# The review queue, on the page and in its download.
+QUEUE = Table[dict[str, Any]](
+    name="review-queue",
+    label="the review queue",
+    testid="queue",
+    row_class=lambda r: "overdue" if r["overdue"] else "",
+    columns=(
+        Column("Decision due", lambda r: r["decision"], empty="-"),
+        Column("Section", lambda r: r["citation"], markup=cite),
+        Column("Days left", lambda r: r["days_left"], strong=lambda r: r["overdue"], empty="-"),
+        Column("Application", lambda r: r["number"], link=lambda r: r["url"]),
+        Column("Village", lambda r: r["village"]),
+        Column("Site", lambda r: r["address"]),
+        Column("Status", lambda r: r["status"]),
+    ),
+)
+
+
+@login_required
+@require_GET
+@refuses_bad_queries
+def queue(request: HttpRequest) -> HttpResponse:
+    staff_of = village_ids(request.user, Role.STAFF)
+    if not staff_of:
+        raise PermissionDenied("The review queue is for village staff.")
+    villages = chosen_villages(request, staff_of)
+    today = timezone.localdate()
+    url = pk_path("web:staff-application")
+    # Running clocks first by the stored day a decision is due (overdue ones first of
+    # all); paused ones (waiting for the applicant's information) after them.
+    filed = applications_for_review(request.user).filter(village_id__in=villages)
+    if wants_csv(request):
+        every = filed.iterator(chunk_size=CHUNK)
+        return QUEUE.csv((_queue_row(a, today, url) for a in every), villages=villages)
+    page = page_of(request, filed)
+    fees, fees_total = drafts_awaiting_fee(request.user, today, limit=PAGE_SIZE)
+    return render(
+        request,
+        "web/staff_queue.html",
+        {
+            "queue": QUEUE.page(_queue_row(a, today, url) for a in page.object_list),
+            "has_rows": bool(page.object_list),
+            "download": download(request, QUEUE, count=page.paginator.count),
+            "village_filter": village_filter(request, staff_of),
+            "today": today,
+            "awaiting_fee": [{"application": a, "amount": amount} for a, amount in fees],
+            "awaiting_fee_more": fees_total - len(fees),
+            "staff_villages": Village.objects.filter(pk__in=staff_of).order_by("name"),
+            **paging(request, page, "the review queue"),
+        },
+    )
 
 
 def _stored_clock(application: Application) -> dict[str, Any] | None:
@@ -188,6 +231,11 @@ def application_detail(request: HttpRequest, pk: int) -> HttpResponse:
             if duty["kind"] in ("review_decision", "re_review_decision"):
                 duty["waiting_since"] = clock.get("waiting_since")
         timeline["duties"] = [duty_words(d, zone=ordinance.time_zone) for d in timeline["duties"]]
+        # The readings of unclear text the clocks rest on, shown with them (New Glarus
+        # § 135-7C(1), a request for information and the review clock).
+        timeline["clock_readings"] = {
+            r["id"] for d in timeline["duties"] for r in d.get("readings", [])
+        }
     today = timezone.localdate()
     fee_due = services.application_fee_due(application, today)
     back_url, back_label = back_link(request.user)
@@ -340,47 +388,90 @@ def record_fee(request: HttpRequest, pk: int) -> HttpResponse:
     application = _staff_application(request, pk)
     form = FeeForm(request.POST)
     if not form.is_valid():
-        messages.error(request, f"fee: {form.errors.as_text()}")
+        messages.error(request, first_error(form))
         return redirect("web:staff-application", pk=pk)
     _done(
         request,
         lambda: services.fee_payment_record(
-            application=application,
-            staff=request.user,
-            paid_on=form.cleaned_data["paid_on"],
-            amount=form.cleaned_data["amount"],
-            correction=form.cleaned_data["correction"],
+            application=application, staff=request.user, **form.cleaned_data
         ),
-        "Fee payment recorded.",
+        "Fee payment recorded; its receipt is under “Fees and payments”.",
     )
     return redirect("web:staff-application", pk=pk)
 
 
+def _permit_row(permit: Permit, today: datetime.date, url: Callable[[int], str]) -> dict[str, Any]:
+    days_left = (permit.expires_on - today).days
+    return {
+        "url": url(permit.pk),
+        "number": permit.number,
+        "village": permit.village.name,
+        "address": permit.application.site.address,
+        "expires_on": permit.expires_on,
+        "expired": days_left < 0,
+        "days_left": days_left
+        if days_left >= 0
+        else f"Expired {-days_left} day{'' if days_left == -1 else 's'} ago",
+        "extensions": permit.extension_count,
+    }
+
+
+def _expired_marked(row: dict[str, Any], text: str) -> SafeString:
+    """ "Expired 3 days ago", with "Expired" in bold."""
+    word = "Expired"
+    if not text.startswith(word):
+        return conditional_escape(text)
+    return format_html("<strong>{}</strong>{}", word, text[len(word) :])
+
+
+# The permits not closed, on the page and in its download.
+PERMITS = Table[dict[str, Any]](
+    name="permits",
+    label="the permits not closed",
+    testid="permits",
+    row_class=lambda r: "overdue" if r["expired"] else "",
+    columns=(
+        Column("Last day", lambda r: r["expires_on"]),
+        Column("Days left", lambda r: r["days_left"], markup=_expired_marked),
+        Column("Permit", lambda r: r["number"], link=lambda r: r["url"]),
+        Column("Village", lambda r: r["village"]),
+        Column("Site", lambda r: r["address"]),
+        Column("Extensions", lambda r: r["extensions"]),
+    ),
+)
+
+
 @login_required
 @require_GET
+@refuses_bad_queries
 def permits(request: HttpRequest) -> HttpResponse:
     _officials_only(request)
+    yours = village_ids(request.user, Role.STAFF, Role.INSPECTOR, Role.APPEALS_BOARD)
+    villages = chosen_villages(request, yours)
     today = timezone.localdate()
     in_force = (
         permits_visible_to(request.user)
-        .filter(status=PermitStatus.ACTIVE)
+        .filter(status=PermitStatus.ACTIVE, village_id__in=villages)
         .exclude(application__applicant=request.user)
         .annotate(extension_count=Count("extensions"))
         .order_by("expires_on", "pk")
     )
+    url = pk_path("web:permit")
+    if wants_csv(request):
+        every = in_force.iterator(chunk_size=CHUNK)
+        return PERMITS.csv((_permit_row(p, today, url) for p in every), villages=villages)
     page = page_of(request, in_force)
-    rows = [
-        {
-            "permit": p,
-            "days_left": (p.expires_on - today).days,
-            "days_ago": (today - p.expires_on).days,
-        }
-        for p in page.object_list
-    ]
     return render(
         request,
         "web/staff_permits.html",
-        {"rows": rows, "today": today, **paging(request, page, "the permits not closed")},
+        {
+            "permits": PERMITS.page(_permit_row(p, today, url) for p in page.object_list),
+            "has_rows": bool(page.object_list),
+            "download": download(request, PERMITS, count=page.paginator.count),
+            "village_filter": village_filter(request, yours),
+            "today": today,
+            **paging(request, page, "the permits not closed"),
+        },
     )
 
 
@@ -417,6 +508,11 @@ def permit_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
     timeline = application_timeline(permit.application).to_json()
     timeline["duties"] = [duty_words(d, zone=ordinance.time_zone) for d in timeline["duties"]]
+    # Site-log entries dated after the permit's last day: work without a permit
+    # (§ 413-8A, § 135-7A). Read only once that day has passed.
+    without_permit = (
+        entries_without_permit(permit) if timezone.localdate() > permit.expires_on else []
+    )
     back_url, back_label = back_link(request.user)
     if permit.application.applicant_id == request.user.pk:
         back_url, back_label = "web:portal", "My applications"
@@ -433,6 +529,7 @@ def permit_detail(request: HttpRequest, pk: int) -> HttpResponse:
             ),
             "ordinance": ordinance,
             "timeline": timeline,
+            "without_permit": without_permit,
             "can_manage": is_staff_of(request.user, permit),
             "is_permittee": permit.application.applicant_id == request.user.pk,
             "extend_form": blank(ExtendForm),
@@ -679,19 +776,61 @@ def _village_names(ids: set[str]) -> list[str]:
     return [v.name for v in Village.objects.filter(pk__in=ids).order_by("name")]
 
 
+def _inspector_row(
+    permit: Permit, closures: dict[str, Any], url: Callable[[int], str]
+) -> dict[str, Any]:
+    """A permit in force with what is due on its site now: the open and overdue duties its
+    timeline works out, overdue first."""
+    zone = load(permit.village_id).time_zone
+    timeline = application_timeline(permit.application, closures=closures[permit.village_id])
+    duties = [
+        duty_words(d, zone=zone)
+        for d in timeline.to_json()["duties"]
+        if d["status"] in ("open", "overdue")
+    ]
+    duties.sort(key=lambda d: (d["state"] != "overdue", str(d["due"])))
+    return {
+        "url": url(permit.pk),
+        "number": permit.number,
+        "village": permit.village.name,
+        "address": permit.application.site.address,
+        "expires_on": permit.expires_on,
+        "due": [
+            Item(f"{label(d['kind'])} ({label(d['party'])}): {d['label']}", d["citation"])
+            for d in duties
+        ],
+    }
+
+
+# The inspector's permits in force, on the page and in its download.
+INSPECTOR_PERMITS = Table[dict[str, Any]](
+    name="permits-in-force",
+    label="the permits in force",
+    testid="inspector-permits",
+    columns=(
+        Column("Permit", lambda r: r["number"], link=lambda r: r["url"]),
+        Column("Village", lambda r: r["village"]),
+        Column("Site", lambda r: r["address"]),
+        Column("Valid through", lambda r: r["expires_on"]),
+        Column("What is due", lambda r: r["due"], empty="Nothing due now."),
+    ),
+)
+
+
 @login_required
 @require_GET
+@refuses_bad_queries
 def inspector_home(request: HttpRequest) -> HttpResponse:
     """The inspector's work: permits in force in their village(s), each with what is due
     on the site (the duties the timeline computes, overdue first), and the applications
     under review, which they may read."""
-    villages = village_ids(request.user, Role.INSPECTOR)
-    if not villages:
+    yours = village_ids(request.user, Role.INSPECTOR)
+    if not yours:
         raise PermissionDenied("This page is for the village's inspectors.")
+    villages = chosen_villages(request, yours)
     # A page of permits at a time, each with its events read in one query for the page,
     # so the duties shown are worked out now, from everything recorded up to this moment.
-    page = page_of(
-        request,
+    in_force = (
         # In force: active and not past its last day (an expired permit is no permit).
         Permit.objects.filter(
             village_id__in=villages,
@@ -701,21 +840,16 @@ def inspector_home(request: HttpRequest) -> HttpResponse:
         .select_related("village", "application__site")
         .defer("application__determination", "application__facts")
         .prefetch_related("application__timeline")
-        .order_by("expires_on", "pk"),
-        per_page=INSPECTOR_PAGE,
+        .order_by("expires_on", "pk")
     )
     closures = {village: office_closures(village) for village in villages}
-    rows = []
-    for permit in page.object_list:
-        zone = load(permit.village_id).time_zone
-        timeline = application_timeline(permit.application, closures=closures[permit.village_id])
-        duties = [
-            duty_words(d, zone=zone)
-            for d in timeline.to_json()["duties"]
-            if d["status"] in ("open", "overdue")
-        ]
-        duties.sort(key=lambda d: (d["state"] != "overdue", str(d["due"])))
-        rows.append({"permit": permit, "duties": duties})
+    url = pk_path("web:permit")
+    if wants_csv(request):
+        every = in_force.iterator(chunk_size=CHUNK)
+        rows = (_inspector_row(p, closures, url) for p in every)
+        return INSPECTOR_PERMITS.csv(rows, villages=villages)
+    page = page_of(request, in_force, per_page=INSPECTOR_PAGE)
+    rows = [_inspector_row(permit, closures, url) for permit in page.object_list]
     filed = (
         Application.objects.filter(
             village_id__in=villages,
@@ -738,7 +872,10 @@ def inspector_home(request: HttpRequest) -> HttpResponse:
         "web/inspector_home.html",
         {
             "villages": _village_names(villages),
-            "rows": rows,
+            "permits": INSPECTOR_PERMITS.page(rows),
+            "has_rows": bool(rows),
+            "download": download(request, INSPECTOR_PERMITS, count=page.paginator.count),
+            "village_filter": village_filter(request, yours),
             "filed": [{"application": a, "clock": _stored_clock(a)} for a in filed],
             "also_board": bool(village_ids(request.user, Role.APPEALS_BOARD)),
             **paging(request, page, "the permits in force"),

@@ -11,18 +11,14 @@ import json
 from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from siltfence.apps.web import labels
 from siltfence.apps.web.diffing import differences
-from siltfence.apps.web.sections import cited_anchor, subsections
 from siltfence.core.dates import DateRefused, read_date
 from siltfence.core.errors import FactsError, SiltfenceError, UnknownJurisdiction
 from siltfence.core.facts import FACTS
@@ -32,6 +28,8 @@ from siltfence.core.ordinance.model import Ordinance
 from siltfence.core.ordinance.terms import definitions_citation
 from siltfence.core.quantities import format_quantity
 from siltfence.core.rules import determine, facts_read
+from siltfence.presentation import labels
+from siltfence.presentation.sections import citation_href, cited_anchor, subsections
 
 
 def _ordinance_or_404(jurisdiction: str) -> Ordinance:
@@ -43,15 +41,6 @@ def _ordinance_or_404(jurisdiction: str) -> Ordinance:
 
 def _today(ordinance: Ordinance) -> datetime.date:
     return datetime.datetime.now(ZoneInfo(ordinance.time_zone)).date()
-
-
-def citation_href(ordinance: Ordinance, citation: str) -> str | None:
-    section = ordinance.section_for(citation)
-    if section is None:
-        return None
-    url = reverse("web:section-detail", args=[ordinance.id, section.number])
-    anchor = cited_anchor(section.number, section.text or "", citation)
-    return f"{url}?{urlencode({'cite': citation})}" + (f"#{anchor}" if anchor else "")
 
 
 def _linked(ordinance: Ordinance, citation: str) -> dict[str, Any]:

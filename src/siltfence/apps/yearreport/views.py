@@ -28,6 +28,7 @@ from siltfence.apps.yearreport.selectors import (
     day_words,
     year_report,
 )
+from siltfence.presentation.tables import not_a_formula
 
 NOT_STAFF = "The year-end report is for the village's staff."
 YEAR_DIGITS = re.compile(r"[0-9]{4}")
@@ -143,13 +144,10 @@ def _csv(report: YearReport) -> HttpResponse:
     writer = csv.writer(out)
     writer.writerow(CSV_HEADER)
     for figure in report.figures():
-        writer.writerow([_cell(figure.section), _cell(figure.name), figure.value, figure.how])
+        writer.writerow(
+            [not_a_formula(figure.section), not_a_formula(figure.name), figure.value, figure.how]
+        )
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
     name = f"year-report-{report.village_id}-{report.year}.csv"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
-
-
-def _cell(value: str) -> str:
-    """A text cell a spreadsheet will not run as a formula."""
-    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value

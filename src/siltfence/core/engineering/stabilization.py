@@ -6,8 +6,8 @@ Spencer § 413-7B(5)(c)[1]:
     seeding or sodding (only available prior to September 15) or by mulching or covering,
     or other equivalent control measure."
 
-Days are counted with the first day excluded and the last included (for Spencer,
-§ 990.001(4) Wis. Stats., standing in for its Ch. 1; the village's data says which rule
+Days are counted with the first day excluded and the last included (for Spencer, the
+state's rule for statutes, standing in for its Ch. 1; the village's data says which rule
 counts its days), so ground that goes inactive on May 1 has been inactive seven days on
 May 8. "Prior to September 15" excludes
 September 15 itself. Dates are inputs; nothing here reads the clock.

@@ -6,6 +6,11 @@ first problem found stops the load with the file, the dotted key and the reason.
 Beyond the shapes, the loader checks what ties the files together: every citation of
 the chapter names a section of its map, every condition names a known fact and a
 known parameter whose unit fits the fact, and every value carries a citation.
+
+``jurisdiction.yaml`` names the village's state (``state``), whose folder
+(``ordinances/_states/<state>/``, ``siltfence.core.ordinance.states``) holds the legal
+holidays and the state's counting rules; the village's counting rule is one of those, or
+one of its own (``counting_rules``), named by id.
 """
 
 from __future__ import annotations
@@ -20,10 +25,14 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from siltfence.core.board import rule as _board
 from siltfence.core.errors import OrdinanceFileError, UnknownJurisdiction
 from siltfence.core.facts import FACTS
+from siltfence.core.mailing import EMAIL, PHONE, US_STATES, ZIP_CODE
 from siltfence.core.ordinance import schema as _schema
 from siltfence.core.ordinance import sentences as _sentences
+from siltfence.core.ordinance import state_law as _state_law
+from siltfence.core.ordinance import states as _states
 from siltfence.core.ordinance.model import (
     Ordinance,
     Parameter,
@@ -81,15 +90,13 @@ DESIGN_CHECKS = (
 STATED_RULES = ("perimeter_fences", "inlet_protection_required", "tracking_pad_required")
 # The parts of a control plan, besides its map, that can show a plan-content item.
 PLAN_FIELDS = ("schedule", "maintenance", "description")
-# How days are counted: by the state's rule for statutes, or by a rule that moves a last
-# day off a Saturday, Sunday or legal holiday and skips them in periods under a week. The
-# village's own provision is the citation beside the rule, in its data.
-COUNTING_RULES = ("wis-stats-990-001-4", "weekends-and-holidays-excluded")
 _ID = r"[a-z][a-z0-9-]*"
 
 JURISDICTION_SPEC = {
     "id": str,
     "name": str,
+    # The id of the state's folder, ordinances/_states/<state>/ (its name, holidays and
+    # counting rules).
     "state": str,
     "county": str,
     "time_zone": str,
@@ -105,24 +112,45 @@ JURISDICTION_SPEC = {
     "applicant_citations": [Citation],
     "applicant_role": OneOf("landowner", "land_user", "responsible_party"),
     "appeals_body": {"title": str, "citation": Citation},
+    # How the appeals board sits and how many votes decide: the statute's, which the
+    # chapter incorporates, as the village reads it (siltfence.core.board.rule).
+    "board": _board.BOARD_SPEC,
     # Where a site map opens before anything is drawn: the village centre, WGS84 degrees.
     "map_centre": {"latitude": float, "longitude": float},
     "words": MapOf(str),
+    # The village's own counting rules, in the shape of the state's (counting.yaml there).
+    "counting_rules?": [_states.COUNTING_RULE_SPEC],
     "time_counting": {
-        "rule": OneOf(*COUNTING_RULES),
+        # The id of a rule of counting_rules above or of the state's counting.yaml.
+        "rule": str,
         "citation": Citation,
         "stands_in": bool,
         # The village's own provision the rule stands in for, when it is not in hand.
         "stands_in_for?": str,
         "says": str,
-        "holidays": OneOf("wisconsin-legal-holidays"),
+        # The id of the state's list of legal holidays (its holidays.yaml).
+        "holidays": str,
+    },
+    # The administering authority's office, as the notices print it: where to write, call
+    # or pay (decision 46). A value the village has not given is null, and ``not_given``
+    # says so; ``source`` says where the values come from.
+    "office": {
+        "name": str,
+        "mailing_address": {"street": str, "city": str, "state": str, "zip": str},
+        "phone": Nullable(str),
+        "email": Nullable(str),
+        "hours": Nullable(str),
+        "source": str,
+        "not_given?": str,
     },
     "office_calendar": {
         "citation": Citation,
         "business_days": bool,
-        "closures_seeded_from": OneOf("wisconsin-legal-holidays"),
-        # § 990.001(4)(c) Wis. Stats.: whether the office's established hours close it to
-        # the public on Saturdays. Null when the village has not said; a reason is then due.
+        # The list of legal holidays the office's closure days are seeded from (its id).
+        "closures_seeded_from": str,
+        # Whether the office's established hours close it to the public on Saturdays, for
+        # a counting rule that moves a filing off such a Saturday (saturday_filing). Null
+        # when the village has not said; a reason is then due.
         "closed_on_saturdays?": Nullable(bool),
         "closed_on_saturdays_note?": str,
     },
@@ -166,6 +194,8 @@ _FINDING_RULE = {
     # while a trigger also holds.
     "reading?": str,
 }
+# What a notice tells its addressee to do, and the section that says so.
+_REMEDY = {"citation": Citation, "says": str}
 _NOTE = {
     "id": str,
     "citations": [Citation],
@@ -247,6 +277,8 @@ RULES_SPEC = {
             "days": OneOf("calendar", "business"),
             "citation": Citation,
             "says": str,
+            # The gaps (by id) whose readings the clock's answer rests on, named on it.
+            "readings?": [str],
         }
     ],
     "permit": {
@@ -287,7 +319,8 @@ RULES_SPEC = {
             # Rain duties: which rains count (while the permit's duties run, or only
             # during active construction).
             "window?": OneOf("permit", "active_construction"),
-            # The duty is a notice filed with the village office (§ 990.001(4)(c)).
+            # The duty is a notice filed with the village office (a counting rule's
+            # saturday_filing).
             "filed_with_office?": bool,
             # false: the last day is the plain count and never moves (gap 13).
             "moves?": bool,
@@ -296,6 +329,8 @@ RULES_SPEC = {
             # is in force.
             "condition_of_permit?": bool,
             "citation": Citation,
+            # The gaps (by id) whose readings each duty of the rule rests on, named on it.
+            "readings?": [str],
         }
     ],
     "municipal_inspections?": {
@@ -307,7 +342,13 @@ RULES_SPEC = {
             "citation": Citation,
             # What the order requires, in the chapter's words.
             "requires": {"citation": Citation, "says": str},
-            "grounds": [{"id": str, "citation": Citation, "says": str}],
+            "grounds": [
+                # What the person must do about the ground, for the order's "What you must
+                # do" paragraph.
+                {"id": str, "citation": Citation, "says": str, "remedy?": _REMEDY}
+            ],
+            # How the order is lifted, in the chapter's terms.
+            "lift?": _REMEDY,
         },
         "actions": [
             {
@@ -320,6 +361,10 @@ RULES_SPEC = {
                 "requires_disobedience?": bool,
                 "citation": Citation,
                 "says": str,
+                # What the person the step's notice goes to must do (its "What you must do").
+                "remedy?": _REMEDY,
+                # The gaps (by id) whose readings the step's answer rests on, named on it.
+                "readings?": [str],
             }
         ],
         "retraction": {
@@ -360,6 +405,12 @@ def ordinances_root() -> Path:
     override = os.environ.get("SILTFENCE_ORDINANCES")
     if override:
         return Path(override)
+    return installed_root()
+
+
+def installed_root() -> Path:
+    """The ordinance data installed with siltfence (where a state folder is found for a
+    village folder that has none beside it)."""
     installed = Path(__file__).resolve().parents[2] / "ordinances"
     if installed.is_dir():
         return installed
@@ -416,13 +467,30 @@ def _cache_key(folder: Path) -> str:
     import hashlib
 
     parts = [str(folder.resolve())]
-    code = (Path(__file__), Path(_schema.__file__), Path(_sentences.__file__))
+    code = (
+        Path(__file__),
+        Path(_schema.__file__),
+        Path(_sentences.__file__),
+        Path(_board.__file__),
+        Path(_states.__file__),
+        Path(_state_law.__file__),
+    )
     for path in [*(folder / name for name in FILES), *code]:
         try:
             stat = path.stat()
         except OSError:
             return ""  # a missing file is reported by the full load, never cached
         parts.append(f"{path.name}:{stat.st_size}:{stat.st_mtime_ns}")
+    # Every state folder the village's could be (its state is named in a file not yet
+    # read): a change to any of them is a fresh read.
+    for root in _states.state_roots(folder, installed_root()):
+        parts.append(str(root.resolve()))
+        for path in sorted(root.glob("*/*.yaml")):
+            try:
+                stat = path.stat()
+            except OSError:
+                return ""
+            parts.append(f"{path.parent.name}/{path.name}:{stat.st_size}:{stat.st_mtime_ns}")
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:32]
 
 
@@ -502,20 +570,75 @@ def _read_and_check(folder: Path) -> dict[str, Any]:
             "time_counting.stands_in_for",
             "names what the rule stands in for, but stands_in is false",
         )
+    roots = _states.state_roots(folder, installed_root())
+    state = _states.read_state(_states.find_state(jurisdiction["state"], roots, ctx.file))
+    raw[STATE_KEY] = state
+    _check_state_references(jurisdiction, state, ctx)
     _check_map_centre(jurisdiction["map_centre"], ctx)
+    _check_office(jurisdiction["office"], ctx)
     sections = _sections(raw["sections.yaml"], jurisdiction["chapter"], contexts["sections.yaml"])
     parameters = _parameters(raw["parameters.yaml"], jurisdiction, contexts["parameters.yaml"])
     numbers = {s.number for s in sections}
+    statutes = _states.citation_form(state["state.yaml"]["statutes"])
     for name, context in contexts.items():
-        _check_citations(context, jurisdiction["chapter"], numbers)
+        _check_citations(context, jurisdiction["chapter"], numbers, statutes)
         if name == "rules.yaml":
             _check_conditions(context, parameters)
     _check_rule_references(raw["rules.yaml"], parameters, contexts["rules.yaml"])
+    _board.check_board(
+        jurisdiction["board"], ctx, key="board", gaps={g["id"] for g in raw["rules.yaml"]["gaps"]}
+    )
     _sentences.check_sentences(
         raw["rules.yaml"], parameters, as_date(jurisdiction["adopted"]), contexts["rules.yaml"].file
     )
     _versions(jurisdiction, ctx)
     return raw
+
+
+# Where the checked state folder is kept among the checked files (and in the cache).
+STATE_KEY = "_state"
+
+
+def _check_state_references(
+    jurisdiction: Mapping[str, Any], state: Mapping[str, Any], ctx: Context
+) -> None:
+    """The counting rule and the list of holidays the village names exist, in its own
+    rules or in its state's."""
+    where = f"{_states.STATES_DIR}/{jurisdiction['state']}"
+    own: set[str] = set()
+    for index, rule in enumerate(jurisdiction.get("counting_rules", [])):
+        key = f"counting_rules[{index}]"
+        _states.check_counting_rule(rule, key, ctx)
+        if rule["id"] in own:
+            raise OrdinanceFileError(ctx.file, f"{key}.id", f"{rule['id']!r} is used twice")
+        own.add(rule["id"])
+    states = {rule["id"] for rule in state["counting.yaml"]}
+    for name in sorted(own & states):
+        raise OrdinanceFileError(
+            ctx.file,
+            "counting_rules",
+            f"{name!r} is also a rule of the state ({where}/counting.yaml); give the village's "
+            "own rule another id",
+        )
+    rule = jurisdiction["time_counting"]["rule"]
+    if rule not in own | states:
+        known = ", ".join(sorted(own | states)) or "none"
+        raise OrdinanceFileError(
+            ctx.file,
+            "time_counting.rule",
+            f"names no counting rule: {rule!r}; the rules are this file's counting_rules and "
+            f"those of {where}/counting.yaml ({known})",
+        )
+    calendar = state["holidays.yaml"]["id"]
+    for key in ("time_counting.holidays", "office_calendar.closures_seeded_from"):
+        group, field = key.split(".")
+        if jurisdiction[group][field] != calendar:
+            raise OrdinanceFileError(
+                ctx.file,
+                key,
+                f"names no list of legal holidays: {jurisdiction[group][field]!r}; the state's "
+                f"({where}/holidays.yaml) is {calendar!r}",
+            )
 
 
 def _versions(jurisdiction: dict[str, Any], ctx: Context) -> tuple[Version, ...]:
@@ -552,10 +675,16 @@ def _build(folder: Path, raw: dict[str, Any]) -> Ordinance:
         [versions[-1].effective, *(v.effective for p in parameters.values() for v in p.values)]
     )
     rules = _sentences.filled(raw["rules.yaml"], sentences, parameters, latest)
+    state = _states.build_state(raw[STATE_KEY])
+    own = {
+        rule["id"]: _states.build_rule(rule, f"{folder.name}/jurisdiction.yaml")
+        for rule in jurisdiction.get("counting_rules", [])
+    }
+    rule_id = jurisdiction["time_counting"]["rule"]
     return Ordinance(
         id=jurisdiction["id"],
         name=jurisdiction["name"],
-        state=jurisdiction["state"],
+        state=state.name,
         county=jurisdiction["county"],
         time_zone=jurisdiction["time_zone"],
         chapter=jurisdiction["chapter"],
@@ -567,9 +696,13 @@ def _build(folder: Path, raw: dict[str, Any]) -> Ordinance:
         applicant_citations=tuple(jurisdiction["applicant_citations"]),
         applicant_role=jurisdiction["applicant_role"],
         appeals_body=MappingProxyType(jurisdiction["appeals_body"]),
+        board=_board.board_of(jurisdiction["board"]),
         words=MappingProxyType(jurisdiction["words"]),
         time_counting=MappingProxyType(jurisdiction["time_counting"]),
         office_calendar=MappingProxyType(jurisdiction["office_calendar"]),
+        office=MappingProxyType(jurisdiction["office"]),
+        state_law=state,
+        counting_rule=own.get(rule_id) or state.counting_rules[rule_id],
         map_centre=(
             float(jurisdiction["map_centre"]["latitude"]),
             float(jurisdiction["map_centre"]["longitude"]),
@@ -590,6 +723,51 @@ def _check_map_centre(centre: dict[str, float], ctx: Context) -> None:
                 f"map_centre.{key}",
                 f"{centre[key]} is not a {key} in degrees (-{limit} to {limit})",
             )
+
+
+def _check_office(office: dict[str, Any], ctx: Context) -> None:
+    """The office's address is one the post office can read, its phone and email are
+    written as such, and a value left out says why."""
+    address = office["mailing_address"]
+    if address["state"] not in US_STATES:
+        raise OrdinanceFileError(
+            ctx.file,
+            "office.mailing_address.state",
+            f"{address['state']!r} is not a two-letter state code (e.g. WI)",
+        )
+    if not ZIP_CODE.match(str(address["zip"])):
+        raise OrdinanceFileError(
+            ctx.file,
+            "office.mailing_address.zip",
+            f"{address['zip']!r} is not a ZIP code: 5 digits, or 5 and 4 (12345-6789)",
+        )
+    for key, limit in (("street", 200), ("city", 100)):
+        if len(address[key]) > limit:
+            raise OrdinanceFileError(
+                ctx.file, f"office.mailing_address.{key}", f"at most {limit} characters"
+            )
+    if office["phone"] is not None and not PHONE.match(office["phone"]):
+        raise OrdinanceFileError(
+            ctx.file,
+            "office.phone",
+            f"{office['phone']!r} is not a phone number written like 608-555-0100",
+        )
+    if office["email"] is not None and not EMAIL.match(office["email"]):
+        raise OrdinanceFileError(
+            ctx.file, "office.email", f"{office['email']!r} is not an email address"
+        )
+    missing = [key for key in ("phone", "email", "hours") if office[key] is None]
+    if missing and not office.get("not_given"):
+        raise OrdinanceFileError(
+            ctx.file,
+            "office.not_given",
+            f"{', '.join(missing)} left empty: say why in not_given (e.g. not yet given by "
+            "the village)",
+        )
+    if not missing and office.get("not_given"):
+        raise OrdinanceFileError(
+            ctx.file, "office.not_given", "every value is given: remove not_given"
+        )
 
 
 def _check_time_zone(name: str, ctx: Context) -> None:
@@ -689,7 +867,9 @@ def _is_month_day(text: str) -> bool:
     return bool(re.fullmatch(r"\d\d-\d\d", text))
 
 
-def _check_citations(ctx: Context, chapter: str, sections: set[str]) -> None:
+def _check_citations(
+    ctx: Context, chapter: str, sections: set[str], statutes: re.Pattern[str] | None = None
+) -> None:
     for key, citation in ctx.citations:
         match = ORDINANCE_CITATION.match(citation)
         if match:
@@ -702,7 +882,9 @@ def _check_citations(ctx: Context, chapter: str, sections: set[str]) -> None:
                 raise OrdinanceFileError(
                     ctx.file, key, f"{citation!r} cites § {number}, which the section map lacks"
                 )
-        elif not EXTERNAL_CITATION.match(citation):
+        elif not EXTERNAL_CITATION.match(citation) and not (
+            statutes is not None and statutes.match(citation)
+        ):
             raise OrdinanceFileError(
                 ctx.file,
                 key,
@@ -859,6 +1041,17 @@ def _check_rule_references(
             raise OrdinanceFileError(
                 ctx.file, f"exemptions[{index}].reading", f"names no gap: {rule['reading']!r}"
             )
+    for group, found in (
+        ("clocks", rules["clocks"]),
+        ("duties", rules["duties"]),
+        ("enforcement.actions", rules["enforcement"]["actions"]),
+    ):
+        for index, rule in enumerate(found):
+            for name in rule.get("readings", []):
+                if name not in gaps:
+                    raise OrdinanceFileError(
+                        ctx.file, f"{group}[{index}].readings", f"names no gap: {name!r}"
+                    )
     forfeiture = rules["enforcement"]["forfeiture"]
     if forfeiture["plus_costs"] is None and "plus_costs_unknown" not in forfeiture:
         raise OrdinanceFileError(

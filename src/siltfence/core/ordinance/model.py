@@ -22,8 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from siltfence.core.board.rule import BoardRule
 from siltfence.core.errors import NotInForce
 from siltfence.core.ordinance import sentences as _sentences
+from siltfence.core.ordinance.state_law import CountingRuleData, HolidayCalendar, StateLaw
 
 
 @dataclass(frozen=True)
@@ -89,9 +91,18 @@ class Ordinance:
     applicant_citations: tuple[str, ...]
     applicant_role: str
     appeals_body: Mapping[str, str]
+    # How the appeals board sits and how many votes decide (the village's data).
+    board: BoardRule
     words: Mapping[str, str]
     time_counting: Mapping[str, Any]
     office_calendar: Mapping[str, Any]
+    # The authority's office as the notices print it: name, mailing_address, phone, email,
+    # hours (null where not given), source, not_given.
+    office: Mapping[str, Any]
+    # The state's folder (its name is ``state``): its legal holidays and counting rules.
+    state_law: StateLaw
+    # The rule ``time_counting.rule`` names: the village's own, or its state's.
+    counting_rule: CountingRuleData
     map_centre: tuple[float, float]  # (latitude, longitude): where a site map opens
     sections: tuple[Section, ...]
     parameters: Mapping[str, Parameter]
@@ -113,6 +124,11 @@ class Ordinance:
         names = _sentences.names_in(self.sentences)
         changes = {v.effective for n in names for v in self.parameters[n].values}
         object.__setattr__(self, "_changes", tuple(sorted(changes)))
+
+    @property
+    def holidays(self) -> HolidayCalendar:
+        """The legal holidays the village counts time around: its state's."""
+        return self.state_law.holidays
 
     @property
     def authority_title(self) -> str:

@@ -7,8 +7,9 @@ Public surface:
 - ``parse_as_of(text, zone)``, ``parse_office_closures(items)``: the options as the CLI
   and the API read them, with the same messages.
 - ``EVENT_TYPES``: the event types and their fields.
-- ``WisconsinLegalHolidays`` / ``legal_holidays(year)``: § 995.20 Wis. Stats.
-- ``rule_for(time_counting)``, ``OfficeCalendar``: the counting rules (gap 11).
+- ``rule_for(ordinance)``, ``CountingRule``, ``OfficeCalendar``: the counting rules (gap 11),
+  as the village's data and its state folder's say; the legal holidays are
+  ``ordinance.holidays`` (``HolidayCalendar.in_year(year)``).
 """
 
 from siltfence.core.timeline.counting import (
@@ -16,13 +17,10 @@ from siltfence.core.timeline.counting import (
     DayDeadline,
     HourDeadline,
     OfficeCalendar,
-    WeekendsAndHolidaysRule,
-    WisStats990Rule,
     rule_for,
 )
 from siltfence.core.timeline.engine import compute, parse_as_of, parse_office_closures
 from siltfence.core.timeline.events import EVENT_TYPES, EventError
-from siltfence.core.timeline.holidays_wi import WisconsinLegalHolidays, legal_holidays
 from siltfence.core.timeline.model import Timeline
 
 __all__ = [
@@ -33,11 +31,7 @@ __all__ = [
     "HourDeadline",
     "OfficeCalendar",
     "Timeline",
-    "WeekendsAndHolidaysRule",
-    "WisStats990Rule",
-    "WisconsinLegalHolidays",
     "compute",
-    "legal_holidays",
     "parse_as_of",
     "parse_office_closures",
     "rule_for",

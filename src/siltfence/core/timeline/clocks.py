@@ -30,7 +30,7 @@ import datetime
 from siltfence.core.timeline.context import Context, not_before
 from siltfence.core.timeline.counting import DayDeadline
 from siltfence.core.timeline.events import Event, EventError
-from siltfence.core.timeline.model import Duty, Extension, Permit
+from siltfence.core.timeline.model import Duty, Extension, Permit, readings_words
 
 DECIDED_BY = {
     "review_decision": ("application_approved", "application_disapproved", "information_requested"),
@@ -65,6 +65,10 @@ def review_clocks(ctx: Context) -> list[Duty]:
             decisions = ctx.after(start, *DECIDED_BY[kind])
             ctx.gap("information-request-clock")
             what = STARTED_BY.get(start.type, start.type.replace("_", " "))
+            # Where the text does not say that a request for information answers the
+            # clock, the data names the reading taken (New Glarus § 135-7C(1), gap 22).
+            readings = ctx.readings(clock, start.day)
+            reading = readings_words(readings)
             duties.append(
                 Duty(
                     kind=kind,
@@ -74,11 +78,12 @@ def review_clocks(ctx: Context) -> list[Duty]:
                     because=(
                         f"{what} {start.day.isoformat()}; the {ctx.authority()} decides "
                         f"within {n} {unit} (approval, disapproval or a written request for "
-                        "information)"
+                        f"information{': ' + reading if reading else ''})"
                     ),
                     counting=deadline.counting,
                     moved=deadline.moved,
                     met_by=decisions[0] if decisions else None,
+                    readings=readings,
                 )
             )
     return duties

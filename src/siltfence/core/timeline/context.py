@@ -11,7 +11,7 @@ from typing import Any
 from siltfence.core.ordinance.model import Ordinance, ParameterValue
 from siltfence.core.timeline.counting import CountingRule, OfficeCalendar
 from siltfence.core.timeline.events import Event
-from siltfence.core.timeline.model import Note, Permit
+from siltfence.core.timeline.model import Note, Permit, Reading
 
 
 @dataclass
@@ -106,6 +106,19 @@ class Context:
             if rule["id"] == id:
                 self.note(rule["id"], rule["says"], rule["citations"], rule.get("number"))
                 return
+
+    def readings(
+        self, rule: Mapping[str, Any], on: datetime.date | None = None
+    ) -> tuple[Reading, ...]:
+        """The gaps of the text an answer of ``rule`` rests on (its ``readings:``, gap ids
+        of ``rules.yaml``), each with its number as of ``on``, shown among the notes too."""
+        found = []
+        rules = self.ordinance.rules if on is None else self.ordinance.rules_on(on)
+        numbers = {g["id"]: g.get("number") for g in rules["gaps"]}
+        for id in rule.get("readings", ()):
+            self.gap(id, on)
+            found.append(Reading(id, numbers.get(id)))
+        return tuple(found)
 
 
 def not_before(event: Event, anchor: Event) -> bool:

@@ -16,7 +16,7 @@ from typing import Any
 from siltfence.core.timeline.context import Context, moment_label, not_before
 from siltfence.core.timeline.counting import DayDeadline, HourDeadline, day_label
 from siltfence.core.timeline.events import Event
-from siltfence.core.timeline.model import Duty, Permit
+from siltfence.core.timeline.model import Duty, Permit, readings_words
 from siltfence.core.timeline.rain import Storm, each_rain, to_tenths_mm
 
 
@@ -175,12 +175,14 @@ def completion_notices(ctx: Context) -> list[Duty]:
 
 
 def _saturday_office_note(ctx: Context, deadline: DayDeadline, citation: str) -> None:
-    """A notice due on a Saturday, where the village has not said whether its office is
-    closed on Saturdays (§ 990.001(4)(c) Wis. Stats.): the day is kept, and the note says
-    what would move it."""
+    """A notice due on a Saturday, under a rule that moves a filing off a Saturday the
+    village office is closed (the rule's ``saturday_filing``), where the village has not
+    said whether its office is closed on Saturdays: the day is kept, and the note says what
+    would move it."""
     office = ctx.ordinance.office_calendar
+    filing = ctx.rule.data.saturday_filing
     if (
-        ctx.rule.id == "wis-stats-990-001-4"
+        filing is not None
         and deadline.due.weekday() == 5
         and office.get("closed_on_saturdays") is None
     ):
@@ -189,7 +191,7 @@ def _saturday_office_note(ctx: Context, deadline: DayDeadline, citation: str) ->
             " ".join(str(office.get("closed_on_saturdays_note", "")).split())
             or "The village has not said whether its office is closed on Saturdays; a notice "
             "due on a Saturday is kept on that Saturday",
-            [citation, "§ 990.001(4)(c) Wis. Stats."],
+            [citation, filing.citation],
         )
 
 
@@ -262,9 +264,15 @@ def rain_inspections(ctx: Context) -> list[Duty]:
                     [rule["citation"]],
                 )
                 continue
+        # What "a rain" is read as (the rule's ``readings:``: gaps 4 and 20), on each duty.
+        readings = ctx.readings(rule, first.day)
+        reading = readings_words(readings)
         because = f"{rain.describe()}, {_storm_end(rain)}"
         if len(rain.events) > 1:
-            because += " (consecutive wet days summed until they reach the threshold: gap 4)"
+            because += " (consecutive wet days summed until they reach the threshold"
+            because += f": {reading})" if reading else ")"
+        elif reading:
+            because += f" ({reading})"
         if "period" in rule:
             if rain.runoff is False:
                 ctx.note(
@@ -299,6 +307,7 @@ def rain_inspections(ctx: Context) -> list[Duty]:
                 deadline,
                 because=because,
                 met_by=met,
+                readings=readings,
                 extra={
                     "rain": {
                         "inches": rain.inches,
@@ -403,18 +412,23 @@ def weekly_inspections(ctx: Context) -> list[Duty]:
 
     def duty_from(day: datetime.date, what: str) -> Duty:
         n = ctx.whole(rule["period"], day)
+        # How "week" is read (the rule's ``readings:``, gap 13), on each week's duty.
+        readings = ctx.readings(rule, day)
+        reading = readings_words(readings)
         deadline = (
             ctx.rule.days_after(day, n)
             if rule.get("moves", True)
             else ctx.rule.plain_days_after(
-                day, n, "a week is at most seven days (gap 13, the reading taken)"
+                day, n, "a week is at most seven days" + (f" ({reading})" if reading else "")
             )
         )
         return Duty.by_rule(
             rule,
             deadline,
-            because=f"{what}; inspect at least once each week ({n} days)",
+            because=f"{what}; inspect at least once each week ({n} days"
+            + (f": {reading})" if reading else ")"),
             extra={"week": {"from": day.isoformat(), "to": deadline.due.isoformat()}},
+            readings=readings,
         )
 
     shown: list[Duty] = []

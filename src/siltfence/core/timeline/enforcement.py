@@ -25,10 +25,15 @@ When several rules give the same action (New Glarus § 135-11B, C), the earliest
 
 Retraction (§ 413-10D, § 135-11D): an ``order_retracted`` event ends a stop-work order as
 compliance does, or undoes a revocation, from that moment on.
+
+Service (docs/decisions/0046-notices-count-from-their-service.md): a notice whose event
+says ``counts_from_service`` counts from its service as the ``served`` events record it,
+read by ``counted_from``; until it is served, no step runs from it, and a note says so.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 from collections.abc import Mapping
 from typing import Any
@@ -37,7 +42,13 @@ from siltfence.core.timeline.clocks import revoked_on
 from siltfence.core.timeline.context import Context
 from siltfence.core.timeline.counting import Counting
 from siltfence.core.timeline.events import Event
-from siltfence.core.timeline.model import AllowedAction, Forfeiture, ViolationDays
+from siltfence.core.timeline.model import (
+    AllowedAction,
+    Forfeiture,
+    RunsFrom,
+    ViolationDays,
+    readings_words,
+)
 
 WAIT_READING = {
     "revoke_permit": "cure",
@@ -49,9 +60,128 @@ WAIT_READING = {
 STOP_WORK_ACTIONS = ("revoke_permit", "request_cease_and_desist", "issue_notice_of_intent")
 
 
+# How a notice that counts from its service is read (decision 46):
+# - a stop-work order from its posting on the site: both chapters name posting ("Ten days
+#   after posting", "a stop-work order posted"); a copy mailed, handed over or emailed
+#   does not move it;
+# - a notice of intent from its issuing "to" the person: the first time it was handed
+#   over, posted on the site or mailed (sent); an email alone is not taken as issuing it
+#   (gap ``notice-issued``);
+# - a notice to cease from when the party was told ("after being notified", § 135-11C):
+#   handed over, that moment; mailed or emailed, the day it is shown to have been
+#   received (gap ``being-notified``).
+COUNTED_BY = {
+    "stop_work_order_posted": ("posted_on_site",),
+    "notice_of_intent_issued": ("handed_over", "posted_on_site", "mailed"),
+    "notified_to_cease": ("handed_over",),
+}
+COUNTED_ON_RECEIPT = {"notified_to_cease": ("mailed", "emailed")}
+SERVICE_WORDS = {
+    "posted_on_site": "posted on the site",
+    "handed_over": "handed over",
+    "mailed": "mailed",
+    "emailed": "emailed",
+}
+NOTICE_WORDS = {
+    "stop_work_order_posted": "stop work order",
+    "notice_of_intent_issued": "notice of intent",
+    "notified_to_cease": "notice to cease",
+}
+
+
+def services_of(ctx: Context, notice: Event) -> list[dict[str, Any]]:
+    """The services of ``notice`` recorded by ``served`` events up to ``as_of``: each with
+    its method, moment and, once recorded, the day it was received (a later event of the
+    same ``service`` adds it)."""
+    ident = notice.fields.get("id")
+    if ident is None:
+        return []
+    found: dict[str, dict[str, Any]] = {}
+    for event in ctx.of("served"):
+        if event.fields["of"] != ident:
+            continue
+        key = event.fields.get("service") or f"event-{event.index}"
+        record = found.setdefault(
+            key, {"method": event.fields["method"], "event": event, "received": None}
+        )
+        received = event.fields.get("received")
+        if received is not None and received <= ctx.as_of.date():
+            record["received"] = received
+    return list(found.values())
+
+
+def counted_from(ctx: Context, notice: Event) -> Event | None:
+    """The moment ``notice`` counts from: its own ``at`` unless it counts from its service;
+    then the first service the reading counts (``COUNTED_BY``, ``COUNTED_ON_RECEIPT``), as
+    an event of the notice's type at that moment with ``served`` naming how; None while it
+    has none."""
+    if not notice.fields.get("counts_from_service"):
+        return notice
+    moments: list[tuple[datetime.datetime, bool, str]] = []
+    for service in services_of(ctx, notice):
+        event, method = service["event"], service["method"]
+        if method in COUNTED_BY.get(notice.type, ()):
+            moments.append((event.at, event.has_time, method))
+        elif method in COUNTED_ON_RECEIPT.get(notice.type, ()) and service["received"]:
+            day = service["received"]
+            midnight = datetime.datetime.combine(day, datetime.time(0), tzinfo=ctx.zone)
+            moments.append((midnight, False, f"{method}_received"))
+    if not moments:
+        return None
+    at, has_time, how = min(moments, key=lambda m: m[0])
+    return Event(notice.index, notice.type, at, has_time, {**notice.fields, "served": how})
+
+
+def _served_words(how: str) -> str:
+    if how.endswith("_received"):
+        return f"{SERVICE_WORDS[how.removesuffix('_received')]} and received"
+    return SERVICE_WORDS[how]
+
+
+def _not_served(ctx: Context, notice: Event, citation: str) -> None:
+    """Say that ``notice`` is on the record but not served the way its reading counts."""
+    what = NOTICE_WORDS[notice.type]
+    services = services_of(ctx, notice)
+    had = ", ".join(
+        sorted({_served_words(s["method"]) + " " + s["event"].day.isoformat() for s in services})
+    )
+    if notice.type == "stop_work_order_posted":
+        says = (
+            f"The {what} of {notice.day.isoformat()} is not recorded as posted on the site; "
+            "its waiting periods run from its posting"
+        )
+    elif notice.type == "notice_of_intent_issued":
+        says = (
+            f"The {what} of {notice.day.isoformat()} is not yet recorded as issued to the "
+            "person (handed over, posted on the site or mailed); the wait for the village's "
+            "work runs from then"
+        )
+        ctx.gap("notice-issued")
+    else:
+        says = (
+            f"The {what} of {notice.day.isoformat()} has not been shown to reach the party "
+            "(handed over, or mailed or emailed and received); the party is notified from "
+            "then"
+        )
+        ctx.gap("being-notified")
+    if had:
+        says += f" (recorded: {had})"
+    ctx.note(f"{notice.type}-not-served", says, [citation])
+
+
+def _citation_of(ctx: Context, after_event: str, action: str | None = None) -> str:
+    for rule in ctx.ordinance.rules["enforcement"]["actions"]:
+        if rule["after_event"] == after_event and (action is None or rule["action"] == action):
+            return str(rule["citation"])
+    return str(ctx.ordinance.rules["enforcement"]["stop_work_order"]["citation"])
+
+
 def allowed_actions(ctx: Context) -> list[AllowedAction]:
     actions_rules = ctx.ordinance.rules["enforcement"]["actions"]
-    order = _open_stop_work_order(ctx)
+    posted = _open_stop_work_order(ctx)
+    order = counted_from(ctx, posted) if posted is not None else None
+    if posted is not None and order is None:
+        _not_served(ctx, posted, ctx.ordinance.rules["enforcement"]["stop_work_order"]["citation"])
     _entry_without_permit(ctx)
     result: list[AllowedAction] = []
     for rule in actions_rules:
@@ -62,11 +192,10 @@ def allowed_actions(ctx: Context) -> list[AllowedAction]:
             if anchor is not None and rule.get("requires_disobedience"):
                 anchor = _disobeyed(ctx, anchor)
         elif rule["after_event"] == "notice_of_intent_issued":
-            # Village work follows a notice issued under the stop-work order still open.
-            notices = ctx.after(order, "notice_of_intent_issued") if order is not None else []
-            anchor = notices[0] if notices else None
-            if anchor is not None:
-                _check_notice_timing(ctx, anchor, actions_rules, order)
+            # Village work follows a notice issued under the stop-work order still open,
+            # counted from its issuing to the person.
+            notices = ctx.after(posted, "notice_of_intent_issued") if posted is not None else []
+            anchor = _notice_of_intent(ctx, notices, actions_rules, order, rule["citation"])
         elif rule["after_event"] == "violation":
             # A violation recorded while a permit is in force: the first since the permit.
             found = [v for v in ctx.of("violation") if _in_force(ctx, v.day)]
@@ -75,6 +204,11 @@ def allowed_actions(ctx: Context) -> list[AllowedAction]:
             # The latest event not yet acted on (each unpaid invoice is certified once).
             found = [e for e in ctx.of(rule["after_event"]) if not _taken(ctx, action, e)]
             anchor = found[-1] if found else None
+            if anchor is not None:
+                given = counted_from(ctx, anchor)
+                if given is None:
+                    _not_served(ctx, anchor, rule["citation"])
+                anchor = given
             if anchor is not None and rule.get("requires_disobedience"):
                 anchor = _disobeyed(ctx, anchor)
         if anchor is None:
@@ -99,6 +233,53 @@ def allowed_actions(ctx: Context) -> list[AllowedAction]:
     for allowed in sorted(result, key=lambda a: a.start):
         earliest.setdefault(allowed.action, allowed)
     return sorted(earliest.values(), key=lambda a: (a.start, a.action))
+
+
+def _notice_of_intent(
+    ctx: Context,
+    notices: list[Event],
+    rules: list[Mapping[str, Any]],
+    order: Event | None,
+    citation: str,
+) -> Event | None:
+    """The notice of intent the village's work runs from: the first issued under the open
+    order, counted from its issuing, that the chapter allowed when it was issued. A notice
+    issued before the chapter allows it is not a notice of intent: the work does not run
+    from it (S-8 of the independent reading: it would let the village shorten the person's
+    time); a notice not yet issued to the person is not either."""
+    if order is None:
+        return None
+    for notice in notices:
+        counted = counted_from(ctx, notice)
+        if counted is None:
+            _not_served(ctx, notice, citation)
+            continue
+        if _early(ctx, counted, rules, order):
+            continue
+        if counted.fields.get("counts_from_service"):
+            ctx.gap("notice-issued")
+        return counted
+    return None
+
+
+def _early(ctx: Context, notice: Event, rules: list[Mapping[str, Any]], order: Event) -> bool:
+    """A notice of intent issued before the first day the chapter allows it after the
+    order (Spencer § 413-10E "Ten days after posting"), noted."""
+    for rule in rules:
+        if rule["action"] == "issue_notice_of_intent" and "wait" in rule:
+            earliest = _action(ctx, rule, order).start
+            if notice.day < earliest:
+                ctx.note(
+                    "notice-of-intent-early",
+                    f"The notice of intent was issued {notice.day.isoformat()}, before "
+                    f"{earliest.isoformat()}, the first day the chapter allows it after the "
+                    f"stop-work order of {order.day.isoformat()}: it is not a notice the "
+                    "chapter allows, and the village's work does not run from it; a notice "
+                    f"issued from {earliest.isoformat()} on is",
+                    [rule["citation"]],
+                )
+                return True
+    return False
 
 
 def work_without_permit(ctx: Context) -> None:
@@ -169,6 +350,10 @@ def _taken(ctx: Context, action: str, anchor: Event) -> bool:
     taken = ctx.after(anchor, taken_by)
     if action == "certify_special_assessment" and "id" in anchor.fields:
         return any(e.fields.get("id") == anchor.fields["id"] for e in taken)
+    if action == "issue_notice_of_intent":
+        # A notice issued too early is no notice: the step is still open (S-8).
+        rules = ctx.ordinance.rules["enforcement"]["actions"]
+        return any(not _early(ctx, counted_from(ctx, e) or e, rules, anchor) for e in taken)
     return bool(taken)
 
 
@@ -185,6 +370,10 @@ def _disobeyed(ctx: Context, given: Event) -> Event | None:
     for violation in ctx.of("violation"):
         if violation.fields["from"] > given.day:
             return violation
+        if violation.fields["to"] >= given.day:
+            # Seen on the day it was given, or going on through it: not read as disobeying
+            # it (gap ``disobeyed-same-day``).
+            ctx.gap("disobeyed-same-day")
     return None
 
 
@@ -226,9 +415,35 @@ def _open_stop_work_order(ctx: Context) -> Event | None:
     return current
 
 
+def _what(anchor: Event) -> str:
+    """The anchoring event in words: "stop work order posted", "notice of intent mailed"."""
+    how = anchor.fields.get("served")
+    if how is None or anchor.type == "stop_work_order_posted":
+        return anchor.type.replace("_", " ")
+    return f"{NOTICE_WORDS[anchor.type]} {_served_words(str(how))}"
+
+
+def _runs_from(anchor: Event) -> RunsFrom:
+    ident = anchor.fields.get("id")
+    how = anchor.fields.get("served")
+    return RunsFrom(
+        anchor.type,
+        anchor.day,
+        str(ident) if ident is not None else None,
+        str(how) if how is not None else None,
+    )
+
+
 def _action(ctx: Context, rule: Mapping[str, Any], anchor: Event) -> AllowedAction:
+    allowed = _action_counted(ctx, rule, anchor)
+    return dataclasses.replace(
+        allowed, runs_from=_runs_from(anchor), readings=ctx.readings(rule, anchor.day)
+    )
+
+
+def _action_counted(ctx: Context, rule: Mapping[str, Any], anchor: Event) -> AllowedAction:
     action = rule["action"]
-    what = anchor.type.replace("_", " ")
+    what = _what(anchor)
     if "wait" not in rule:
         return AllowedAction(
             action,
@@ -242,9 +457,12 @@ def _action(ctx: Context, rule: Mapping[str, Any], anchor: Event) -> AllowedActi
         ctx.gap("ten-days-from")
         deadline = ctx.rule.days_after(anchor.day, n)
         start = deadline.due + datetime.timedelta(days=1)
+        # From what the days run is the rule's ``readings:`` (Spencer, gap 21).
+        taken = readings_words(ctx.readings(rule, anchor.day))
         because = (
             f"{what} {anchor.day.isoformat()}; the {n} days to comply end "
-            f"{deadline.due.isoformat()}, so the power arises the next day: {rule['says']}"
+            f"{deadline.due.isoformat()}{f' ({taken})' if taken else ''}, so the power "
+            f"arises the next day: {rule['says']}"
         )
         return AllowedAction(
             action, start, rule["citation"], because, deadline.counting, deadline.moved
@@ -265,24 +483,6 @@ def _action(ctx: Context, rule: Mapping[str, Any], anchor: Event) -> AllowedActi
     )
     because = f"{what} {anchor.day.isoformat()}; {rule['says']}"
     return AllowedAction(action, start, rule["citation"], because, counting)
-
-
-def _check_notice_timing(
-    ctx: Context, notice: Event, rules: list[Mapping[str, Any]], order: Event | None
-) -> None:
-    if order is None:
-        return
-    for rule in rules:
-        if rule["action"] == "issue_notice_of_intent" and "wait" in rule:
-            earliest = _action(ctx, rule, order).start
-            if notice.day < earliest:
-                ctx.note(
-                    "notice-of-intent-early",
-                    f"The notice of intent was issued {notice.day.isoformat()}, before "
-                    f"{earliest.isoformat()}, the first day the chapter allows it after the "
-                    f"stop-work order of {order.day.isoformat()}",
-                    [rule["citation"]],
-                )
 
 
 def forfeiture(ctx: Context) -> Forfeiture | None:

@@ -56,6 +56,7 @@ def compute(
     _check_in_force(ordinance, checked)
     _check_extensions(ordinance, checked)
     _check_retractions(ordinance, checked)
+    _check_services(checked)
     if as_of is None:
         when = end_of_day(checked[-1].day, zone) if checked else None
     elif as_of.tzinfo is None:
@@ -69,7 +70,7 @@ def compute(
     # The sentences (gap notes, conditions) as of ``as_of``: their numbers are the
     # parameters in force that day; each duty still reads its period on its own day.
     ordinance = ordinance.on(when.date())
-    rule = rule_for(ordinance.time_counting, ordinance.office_calendar)
+    rule = rule_for(ordinance)
     considered = [e for e in checked if e.at <= when]
     ctx = Context(
         ordinance=ordinance,
@@ -78,6 +79,7 @@ def compute(
             office_closures,
             citation=str(ordinance.office_calendar["citation"]),
             office=f"the {ordinance.authority_title}'s office",
+            holidays=ordinance.holidays,
         ),
         zone=zone,
         as_of=when,
@@ -206,6 +208,39 @@ def _board_restores(events: list[Any], extension: Any) -> bool:
     )
 
 
+# The notices a ``served`` event may name: the events whose moment may count from service.
+SERVED_NOTICES = ("stop_work_order_posted", "notice_of_intent_issued", "notified_to_cease")
+
+
+def _check_services(events: list[Any]) -> None:
+    """A ``served`` event names a notice of the record by its id, and is not served before
+    the notice was given."""
+    notices = {e.fields["id"]: e for e in events if e.type in SERVED_NOTICES and "id" in e.fields}
+    for event in events:
+        if event.type != "served":
+            continue
+        where = f"events[{event.index}]"
+        notice = notices.get(event.fields["of"])
+        if notice is None:
+            raise EventError(
+                f"{where}.of",
+                f"names no notice of this record: {event.fields['of']!r}; give the id of a "
+                f"{', '.join(SERVED_NOTICES)} event",
+            )
+        if event.at < notice.at and (event.has_time and notice.has_time):
+            raise EventError(
+                f"{where}.at",
+                f"the notice is served ({event.at.isoformat()}) before it was given "
+                f"({notice.at.isoformat()})",
+            )
+        if event.day < notice.day:
+            raise EventError(
+                f"{where}.at",
+                f"the notice is served ({event.day.isoformat()}) before it was given "
+                f"({notice.day.isoformat()})",
+            )
+
+
 def _check_retractions(ordinance: Ordinance, events: list[Any]) -> None:
     """Only those the chapter names may retract an order (§ 413-10D: the Building Inspector
     or the Zoning Board of Appeals upon appeal; § 135-11D: the Zoning Board of Appeals), and
@@ -245,4 +280,4 @@ def _counting_notes(ctx: Context) -> None:
         says += (
             " This is the state rule standing in for the village's own Ch. 1, which is not in hand."
         )
-    ctx.note("counting-rule", says, [str(counting["citation"]), "§ 995.20 Wis. Stats."])
+    ctx.note("counting-rule", says, [str(counting["citation"]), ctx.ordinance.holidays.citation])

@@ -110,6 +110,15 @@ def _retracted_by(value: Any, path: str, zone: datetime.tzinfo) -> str:
     return _choice(value, path, RETRACTED_BY)
 
 
+# How a notice reached the person it is for (a ``served`` event): posted on the site,
+# handed over, mailed (the moment it was sent) or emailed (the moment it was sent).
+SERVICE_METHODS = ("posted_on_site", "handed_over", "mailed", "emailed")
+
+
+def _service_method(value: Any, path: str, zone: datetime.tzinfo) -> str:
+    return _choice(value, path, SERVICE_METHODS)
+
+
 def _inches(value: Any, path: str, zone: datetime.tzinfo) -> float:
     try:
         return to_unit(value, "inch")
@@ -163,17 +172,29 @@ EVENT_TYPES: Mapping[str, Mapping[str, FieldSpec]] = {
     "municipal_inspection": {"inspector": FieldSpec(_text), "result": FieldSpec(_text)},
     "area_inactive": {"area": FieldSpec(_text)},
     "area_stabilized": {"area": FieldSpec(_text)},
-    "stop_work_order_posted": {},
+    # ``counts_from_service``: the notice counts from its service as recorded by ``served``
+    # events naming its ``id`` (decision 46); without it, from the event's own ``at``.
+    "stop_work_order_posted": {"counts_from_service": FieldSpec(_bool, OPT)},
     "compliance_achieved": {},
     "permit_revoked": {},
-    "notice_of_intent_issued": {},
+    "notice_of_intent_issued": {"counts_from_service": FieldSpec(_bool, OPT)},
     "final_stabilization": {},
     "violation": {"from": FieldSpec(_date), "to": FieldSpec(_date)},
     # Additive to the contract: unpaid costs of village work, the precondition of
     # certifying them to the tax roll (§ 413-10E, § 135-11E).
     "costs_unpaid": {},
     # The authority told a party working without a permit to stop (§ 135-11C).
-    "notified_to_cease": {},
+    "notified_to_cease": {"counts_from_service": FieldSpec(_bool, OPT)},
+    # Additive: a notice served on a person: ``of`` the id of the notice's event, ``method``
+    # how, ``at`` when (posted, handed over, or sent), ``received`` the day a mailed or
+    # emailed notice is shown to have reached the person, ``service`` the service record's
+    # id (a later event of the same ``service`` adds its received day).
+    "served": {
+        "of": FieldSpec(_text),
+        "method": FieldSpec(_service_method),
+        "received": FieldSpec(_date, OPT),
+        "service": FieldSpec(_text, OPT),
+    },
     # A stop-work order or a revocation retracted (§ 413-10D, § 135-11D).
     "order_retracted": {"order": FieldSpec(_order), "by": FieldSpec(_retracted_by)},
     # Steps taken, so that a step is not offered again: the request to the attorney for a
@@ -269,6 +290,18 @@ def _event(item: Any, index: int, zone: datetime.tzinfo) -> Event:
             f"{where}.to",
             f"the violation ends ({fields['to']}) before it begins ({fields['from']})",
         )
+    if kind == "served" and "received" in fields:
+        if fields["method"] not in ("mailed", "emailed"):
+            raise EventError(
+                f"{where}.received",
+                f"a received day is for a notice mailed or emailed, not {fields['method']}",
+            )
+        if fields["received"] < at.date():
+            raise EventError(
+                f"{where}.received",
+                f"the notice was received ({fields['received']}) before it was sent "
+                f"({at.date().isoformat()})",
+            )
     if kind == "rain" and "ended_at" in fields and fields["ended_at"][0] < at:
         raise EventError(
             f"{where}.ended_at",

@@ -27,6 +27,32 @@ def _when(value: datetime.date | datetime.datetime) -> str:
     return value.isoformat()
 
 
+@dataclass(frozen=True)
+class Reading:
+    """A gap of the text an answer rests on: the reading taken is the village's gap note
+    ``id`` (``rules.yaml`` ``gaps:``), numbered ``gap`` there."""
+
+    id: str
+    gap: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": self.id}
+        if self.gap is not None:
+            data["gap"] = self.gap
+        return data
+
+
+def readings_words(readings: tuple[Reading, ...]) -> str:
+    """The readings an answer rests on, in words: "gap 13, the reading taken", "gaps 4 and
+    20, the readings taken" ("" for none)."""
+    numbers = [str(r.gap) for r in readings if r.gap is not None]
+    if not numbers:
+        return ""
+    if len(numbers) == 1:
+        return f"gap {numbers[0]}, the reading taken"
+    return f"gaps {', '.join(numbers[:-1])} and {numbers[-1]}, the readings taken"
+
+
 @dataclass
 class Duty:
     kind: str
@@ -38,6 +64,8 @@ class Duty:
     moved: str | None = None
     met_by: Event | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    # The gaps of the text the duty rests on (the rule's ``readings:``).
+    readings: tuple[Reading, ...] = ()
 
     @classmethod
     def by_rule(
@@ -48,6 +76,7 @@ class Duty:
         because: str,
         met_by: Event | None = None,
         extra: dict[str, Any] | None = None,
+        readings: tuple[Reading, ...] = (),
     ) -> Duty:
         """The duty a ``duties:`` rule of the ordinance sets, due at ``deadline``."""
         return cls(
@@ -60,6 +89,7 @@ class Duty:
             moved=deadline.moved,
             met_by=met_by,
             extra=extra or {},
+            readings=readings,
         )
 
     @property
@@ -96,6 +126,8 @@ class Duty:
             data["counting"] = self.counting.to_json()
         if self.moved:
             data["moved"] = self.moved
+        if self.readings:
+            data["readings"] = [r.to_json() for r in self.readings]
         data.update(self.extra)
         return data
 
@@ -188,6 +220,11 @@ class AllowedAction:
     because: str
     counting: Counting | None = None
     moved: str | None = None
+    # What the step runs from (additive): the event, the day it counts from, and how the
+    # notice was served when it counts from its service ("posted_on_site", "mailed", ...).
+    runs_from: RunsFrom | None = None
+    # The gaps of the text the step rests on (the rule's ``readings:``).
+    readings: tuple[Reading, ...] = ()
 
     def to_json(self, as_of: datetime.datetime) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -201,6 +238,28 @@ class AllowedAction:
             data["counting"] = self.counting.to_json()
         if self.moved:
             data["moved"] = self.moved
+        if self.runs_from is not None:
+            data["runs_from"] = self.runs_from.to_json()
+        if self.readings:
+            data["readings"] = [r.to_json() for r in self.readings]
+        return data
+
+
+@dataclass(frozen=True)
+class RunsFrom:
+    """The event a step's wait runs from, the day it counts from, and how it was served."""
+
+    event: str
+    day: datetime.date
+    id: str | None = None
+    served: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"event": self.event, "day": self.day.isoformat()}
+        if self.id is not None:
+            data["id"] = self.id
+        if self.served is not None:
+            data["served"] = self.served
         return data
 
 

@@ -14,6 +14,7 @@ The functions live by subject, and every name is importable from here:
 - ``village_work``: the notice of intent, the village's work, its costs, the bill,
   payments, and the certification to the tax roll (and the interest rate on the bill);
 - ``forfeitures``: the referral for prosecution and the forfeiture schedule;
+- ``serving``: how each document was served, and the day it was received;
 - ``steps``: ``lawful`` (the core's word on a step) and the table of lawful steps;
 - ``common``: what they share (the ordinance, who may act, the case's lock, its audit).
 """
@@ -44,6 +45,13 @@ from siltfence.apps.enforcement.services.orders import (
     permit_revoke,
     stop_work_order_post,
 )
+from siltfence.apps.enforcement.services.serving import (
+    ANCHORS,
+    KIND_TITLES,
+    document_serve,
+    issued_at,
+    service_receipt_record,
+)
 from siltfence.apps.enforcement.services.steps import ACTION_WORDS, FIELDS, STEPS, Step, lawful
 from siltfence.apps.enforcement.services.village_work import (
     case_parcel_set,
@@ -70,8 +78,10 @@ from siltfence.apps.enforcement.services.violations import (
 
 __all__ = [
     "ACTION_WORDS",
+    "ANCHORS",
     "FIELDS",
     "FUTURE",
+    "KIND_TITLES",
     "MAX_AMOUNT",
     "MAX_DESCRIPTION",
     "MAX_PHOTOS",
@@ -87,12 +97,14 @@ __all__ = [
     "complaint_file",
     "compliance_record",
     "costs_unpaid_record",
+    "document_serve",
     "event_add",
     "forfeiture_schedule_set",
     "injunction_refer",
     "interest_due",
     "interest_rate_set",
     "invoice_issue",
+    "issued_at",
     "lawful",
     "notice_of_intent_issue",
     "notice_to_cease_give",
@@ -101,6 +113,7 @@ __all__ = [
     "permit_revoke",
     "prosecution_refer",
     "provision_read",
+    "service_receipt_record",
     "stop_work_order_post",
     "tax_roll_certify",
     "village_work_begin",

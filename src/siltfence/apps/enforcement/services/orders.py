@@ -26,6 +26,7 @@ from siltfence.apps.enforcement.services.common import (
     _text,
     event_add,
 )
+from siltfence.apps.enforcement.services.serving import served_on_taking
 from siltfence.apps.enforcement.services.steps import _lawful_step
 from siltfence.apps.enforcement.services.violations import _found_violation
 from siltfence.apps.permits.models import Permit
@@ -99,10 +100,18 @@ def stop_work_order_post(
             at=at,
             staff=staff,
             citation=rule["citation"],
-            grounds=[dict(by_id[g]) for g in chosen],
+            grounds=[{k: by_id[g][k] for k in ("id", "citation", "says")} for g in chosen],
             note=note,
         )
-        event_add(locked, type="stop_work_order_posted", at=at, fields={"id": f"order-{action.pk}"})
+        # Posting the order is its service: the waits run from it (decision 46).
+        ident = f"order-{action.pk}"
+        event_add(
+            locked,
+            type="stop_work_order_posted",
+            at=at,
+            fields={"id": ident, "counts_from_service": True},
+        )
+        event_add(locked, type="served", at=at, fields={"of": ident, "method": "posted_on_site"})
         _audit(
             locked,
             actor=staff,
@@ -111,7 +120,8 @@ def stop_work_order_post(
             reason="; ".join(by_id[g]["says"] for g in chosen),
             after={"grounds": chosen, "posted_at": at.isoformat()},
         )
-        _document(locked, action, "stop_work_placard")
+        placard = _document(locked, action, "stop_work_placard")
+        served_on_taking(locked, placard, user=staff, method="posted_on_site", at=at)
     return action
 
 
@@ -236,13 +246,24 @@ def order_retract(
 
 
 def notice_to_cease_give(
-    *, case: EnforcementCase, staff: Any, at: datetime.datetime, note: str = ""
+    *,
+    case: EnforcementCase,
+    staff: Any,
+    at: datetime.datetime,
+    note: str = "",
+    given: str = "handed_over",
 ) -> EnforcementAction:
-    """Tell a party working without a permit to cease (New Glarus § 135-11C): from then, a
-    cease-and-desist referral is open if they do not."""
+    """Tell a party working without a permit to cease (New Glarus § 135-11C): from when the
+    party is notified, a cease-and-desist referral is open if they do not. The notice is
+    written; ``given``: handed to the party at ``at`` (the step as always recorded), posted
+    on the site, or to be sent (mailed or emailed, its service recorded when it is). The
+    party is notified as the service records show (decision 46)."""
+    from siltfence.apps.enforcement.services.village_work import given_read
+
     _not_future(at)
     ordinance = _ordinance(case.village_id)
     _require_staff(staff, case, ordinance)
+    given = given_read(given)
     rules = [
         r
         for r in ordinance.rules["enforcement"]["actions"]
@@ -274,8 +295,23 @@ def notice_to_cease_give(
             citation=rules[0]["citation"],
             note=note,
         )
-        event_add(locked, type="notified_to_cease", at=at)
+        ident = f"cease-{action.pk}"
+        event_add(
+            locked,
+            type="notified_to_cease",
+            at=at,
+            fields={"id": ident, "counts_from_service": True},
+        )
+        served = given in ("handed_over", "posted_on_site")
+        if served:
+            event_add(locked, type="served", at=at, fields={"of": ident, "method": given})
         _audit(locked, actor=staff, action="notice_to_cease_give", citation=rules[0]["citation"])
+        document = _document(locked, action, "notice_to_cease")
+        if served:
+            from siltfence.apps.documents.addressees import case_addressees
+            from siltfence.apps.enforcement.services.steps import _served_to
+
+            _served_to(locked, document, staff, given, at, case_addressees, served_on_taking)
     return action
 
 

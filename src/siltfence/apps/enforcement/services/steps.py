@@ -104,6 +104,8 @@ class Step:
     revokes_permit: bool = False
     # The action notes the day the village's work may begin, before its document is written.
     notes_work_from: bool = False
+    # The steps that run from this one count from its notice's service (decision 46).
+    counts_from_service: bool = False
 
 
 # By the core's name of the step (``allowed_actions``, ``lawful``).
@@ -130,6 +132,7 @@ STEPS = {
         event_id="notice",
         document="notice_of_intent",
         notes_work_from=True,
+        counts_from_service=True,
     ),
     "begin_village_work": Step(
         ActionKind.VILLAGE_WORK,
@@ -150,12 +153,15 @@ def _lawful_step(
     note: str = "",
     reason: str = "",
     details: dict[str, Any] | None = None,
+    given: str = "",
 ) -> EnforcementAction:
     """Take the step ``name`` of ``STEPS``, once the caller has checked who acts and what
     they typed. In one transaction: lock the case; refuse the step if the table says so,
     then if the core says it is not lawful on ``at``; record the action (with ``details``,
     the core's reason and the day it became lawful, and ``note``), its timeline event and
-    its audit record (with ``reason``); and write its document."""
+    its audit record (with ``reason``); and write its document. A notice ``given`` at
+    ``at`` (handed over, or posted on the site) is served then: its service is recorded
+    with it, before the document, whose words count from it."""
     step = STEPS[name]
     with transaction.atomic():
         locked = _lock(case)
@@ -183,7 +189,14 @@ def _lawful_step(
             },
             note=note,
         )
-        event_add(locked, type=step.event, at=at, fields={"id": f"{step.event_id}-{action.pk}"})
+        ident = f"{step.event_id}-{action.pk}"
+        fields: dict[str, Any] = {"id": ident}
+        if step.counts_from_service:
+            fields["counts_from_service"] = True
+        event_add(locked, type=step.event, at=at, fields=fields)
+        served = step.counts_from_service and given in ("handed_over", "posted_on_site")
+        if served:
+            event_add(locked, type="served", at=at, fields={"of": ident, "method": given})
         _audit(
             locked,
             actor=staff,
@@ -198,8 +211,32 @@ def _lawful_step(
             action.details["work_from"] = _work_from(locked, at)
             action.save(update_fields=["details"])
         if step.document:
-            _document(locked, action, step.document)
+            document = _document(locked, action, step.document)
+            if served:
+                from siltfence.apps.documents.addressees import case_addressees
+                from siltfence.apps.enforcement.services.serving import served_on_taking
+
+                _served_to(locked, document, staff, given, at, case_addressees, served_on_taking)
     return action
+
+
+def _served_to(
+    locked: EnforcementCase,
+    document: Any,
+    staff: Any,
+    given: str,
+    at: datetime.datetime,
+    addressees: Any,
+    record: Any,
+) -> None:
+    """The service of a notice given as the step is taken: to the first addressee (the
+    permittee, or the party the violations name), or posted on the site."""
+    from siltfence.apps.permits.models import Party
+
+    first = addressees(locked, _ordinance(locked.village_id))[0]
+    party = Party.objects.filter(pk=first.party_id).first() if first.party_id else None
+    to_name = "Posted on the site" if given == "posted_on_site" else first.name
+    record(locked, document, user=staff, method=given, at=at, party=party, to_name=to_name)
 
 
 def _revocable(locked: EnforcementCase, at: datetime.datetime) -> Permit:

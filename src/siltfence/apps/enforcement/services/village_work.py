@@ -32,20 +32,43 @@ from siltfence.apps.enforcement.services.steps import _lawful_step, lawful
 from siltfence.apps.permits.models import Village
 from siltfence.apps.permits.services.common import _ordinance, _require_staff, _zone
 
+GIVEN = ("handed_over", "posted_on_site", "to_be_sent")
+
+
+def given_read(given: str) -> str:
+    if given not in GIVEN:
+        raise ActionRefused(errors.GIVEN, field="given")
+    return given
+
 
 def notice_of_intent_issue(
-    *, case: EnforcementCase, staff: Any, at: datetime.datetime, work: str
+    *,
+    case: EnforcementCase,
+    staff: Any,
+    at: datetime.datetime,
+    work: str,
+    given: str = "handed_over",
 ) -> EnforcementAction:
     """The notice of intent to do the work needed to comply (§ 413-10E: from ten days after
-    the stop-work order; § 135-11E: after posting it)."""
+    the stop-work order; § 135-11E: after posting it). ``given``: how it was given at
+    ``at``: handed to the person (the step as always recorded), posted on the site, or to
+    be sent (mailed or emailed, its service recorded when it is): the village's work runs
+    from its issuing to the person, as the service records show (decision 46)."""
     _not_future(at)
     ordinance = _ordinance(case.village_id)
     _require_staff(staff, case, ordinance)
+    given = given_read(given)
     work = _text(work, "work", MAX_DESCRIPTION)
     if not work:
         raise ActionRefused(errors.WORK_REQUIRED, field="work")
     return _lawful_step(
-        case, "issue_notice_of_intent", staff=staff, at=at, reason=work, details={"work": work}
+        case,
+        "issue_notice_of_intent",
+        staff=staff,
+        at=at,
+        reason=work,
+        details={"work": work},
+        given=given,
     )
 
 
@@ -146,7 +169,12 @@ def invoice_issue(
     _not_future_day(on, "invoice date")
     with transaction.atomic():
         locked = _lock(case)
-        costs = list(WorkCost.objects.select_for_update().filter(case=locked, invoice__isnull=True))
+        # The costs that count: not corrected by a later entry, and more than nothing.
+        costs = list(
+            WorkCost.objects.select_for_update().filter(
+                case=locked, invoice__isnull=True, correction__isnull=True, amount__gt=0
+            )
+        )
         if not costs:
             raise ActionRefused(errors.NO_COSTS, field="costs")
         rate = interest_rate_in_force(locked.village_id, on)
@@ -184,32 +212,32 @@ def invoice_issue(
     return invoice
 
 
-def payment_record(*, invoice: Any, staff: Any, amount: Any, on: datetime.date) -> Any:
-    from siltfence.apps.enforcement.models import Invoice
+def payment_record(
+    *,
+    invoice: Any,
+    staff: Any,
+    amount: Any,
+    on: datetime.date,
+    method: str,
+    check_number: str = "",
+    payer: str = "",
+) -> Any:
+    """A payment of the bill, with its receipt (``payments.services.payment_receive``): at
+    most what is still owed with its interest. A payment entered wrong is corrected by a
+    new entry with its reason, never changed in place."""
+    from siltfence.apps.payments.services import payment_receive
 
-    ordinance = _ordinance(invoice.case.village_id)
-    _require_staff(staff, invoice.case, ordinance)
-    money = amount_read(amount)
-    _not_future_day(on, "paid on")
-    with transaction.atomic():
-        locked_case = _lock(invoice.case)
-        locked = Invoice.objects.select_for_update().get(pk=invoice.pk)
-        owed = locked.principal - locked.paid_amount + interest_due(locked, on)
-        if owed <= 0:
-            raise ActionRefused(errors.INVOICE_PAID.format(number=locked.number), field="invoice")
-        if money > owed:
-            raise ActionRefused(errors.PAYMENT_AMOUNT.format(owed=owed), field="amount")
-        locked.paid_amount += money
-        locked.paid_on = on
-        locked.save(update_fields=["paid_amount", "paid_on"])
-        _audit(
-            locked_case,
-            actor=staff,
-            action="payment_record",
-            citation="",
-            after={"invoice": locked.number, "paid": str(money), "on": on.isoformat()},
-        )
-    return locked
+    payment_receive(
+        staff=staff,
+        invoice=invoice,
+        amount=amount,
+        received_on=on,
+        method=method,
+        check_number=check_number,
+        payer=payer,
+    )
+    invoice.refresh_from_db()
+    return invoice
 
 
 def costs_unpaid_record(*, invoice: Any, staff: Any, at: datetime.datetime) -> EnforcementAction:

@@ -14,6 +14,7 @@ The functions live by subject, and every name is importable from here:
 - ``permits``: the permit's issue, its extensions, and its sureties;
 - ``closeout``: closing the permit at final stabilization;
 - ``amendments``: amendments of the approved plan;
+- ``parties``: the people named on an application and their mailing addresses;
 - ``village``: the village's rows, office calendar and fee schedule;
 - ``common``: what they share (the ordinance, who may act, an application's change).
 """
@@ -41,6 +42,13 @@ from siltfence.apps.permits.services.applications import (
 )
 from siltfence.apps.permits.services.closeout import permit_close
 from siltfence.apps.permits.services.common import MAX_CONDITION_LENGTH, MAX_MEASURES_LENGTH
+from siltfence.apps.permits.services.parties import (
+    MAX_PARTIES,
+    mailing_address_read,
+    parties_read,
+    party_address_set,
+    party_read,
+)
 from siltfence.apps.permits.services.permits import (
     MAX_SURETY,
     permit_extend,
@@ -72,6 +80,7 @@ __all__ = [
     "MAX_CONDITION_LENGTH",
     "MAX_DESCRIPTION",
     "MAX_MEASURES_LENGTH",
+    "MAX_PARTIES",
     "MAX_SURETY",
     "ActionRefused",
     "amendment_triggers",
@@ -89,8 +98,12 @@ __all__ = [
     "fee_in_force",
     "fee_payment_record",
     "fee_schedule_set",
+    "mailing_address_read",
     "office_closure_add",
     "office_closure_remove",
+    "parties_read",
+    "party_address_set",
+    "party_read",
     "permit_close",
     "permit_extend",
     "plan_amendment_decide",

@@ -16,6 +16,8 @@ from django.utils import timezone
 
 from siltfence.apps.accounts.rules import is_applicant_of, is_staff_of
 from siltfence.apps.audit.chain import event_record
+from siltfence.apps.payments.fees import FeeComputed, schedule_fee
+from siltfence.apps.payments.selectors import fee_corrected, fee_paid_total
 from siltfence.apps.permits import errors
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.models import (
@@ -28,17 +30,16 @@ from siltfence.apps.permits.models import (
     Village,
 )
 from siltfence.apps.permits.services.common import (
-    MAX_CONDITION_LENGTH,
     _clock_cite,
     _number,
     _ordinance,
     _require_applicant,
-    _require_staff,
     _snapshot,
     _transition,
     _village_prefix,
     _zone,
 )
+from siltfence.apps.permits.services.parties import parties_read
 from siltfence.apps.permits.services.village import fee_in_force
 from siltfence.apps.permits.uploads import checked_upload
 from siltfence.core.rules import determine
@@ -87,7 +88,8 @@ def application_create(
             field="facts",
         )
     answer = result.to_json()
-    fee = fee_in_force(village, on)
+    fee = schedule_fee(fee_in_force(village, on), answer["facts"])
+    named = parties_read(list(parties))
     with transaction.atomic():
         site = Site.objects.create(
             village=village,
@@ -108,9 +110,21 @@ def application_create(
             plan_kind=answer["plan"]["kind"] if answer["plan"] else "",
             building_permit_expires=building_permit_expires,
             fee_amount=fee.amount if fee else None,
+            fee_basis=fee.words if fee else "",
         )
-        for party in parties:
-            Party.objects.create(application=application, **party)
+        for party in named:
+            Party.objects.create(
+                application=application,
+                role=party["role"],
+                name=party["name"],
+                email=party["email"],
+                phone=party["phone"],
+                address=party["address"],
+                street=party["street"],
+                city=party["city"],
+                state=party["state"],
+                zip_code=party["zip_code"],
+            )
         event_record(
             actor=applicant,
             entity="application",
@@ -222,25 +236,32 @@ def application_checklist_set(*, application: Application, user: Any, items: lis
     application.refresh_from_db()
 
 
+def _fee_on(application: Application, on: datetime.date) -> FeeComputed | None:
+    """The fee of a draft from the schedule in force on ``on`` and its disturbed area;
+    once filed, or once staff corrected it, the fee fixed then."""
+    if application.status != ApplicationStatus.DRAFT or fee_corrected(application):
+        if application.fee_amount is None:
+            return None
+        return FeeComputed(application.fee_amount, application.fee_basis)
+    return schedule_fee(fee_in_force(application.village, on), application.facts or {})
+
+
 def application_fee_due(application: Application, on: datetime.date) -> Decimal | None:
     """The application fee this application owes: for a draft, the fee in force on ``on``
-    in the village's schedule (a draft started before a fee was set owes it once it is in
-    force); once filed, the fee fixed at filing. ``None`` when no fee, or a fee of $0, is set."""
-    if application.status != ApplicationStatus.DRAFT:
-        amount = application.fee_amount
-    else:
-        fee = fee_in_force(application.village, on)
-        amount = fee.amount if fee is not None else None
-    return amount if amount else None
+    in the village's schedule, for its disturbed area (a draft started before a fee was set
+    owes it once it is in force); once filed, the fee fixed at filing; once staff
+    corrected it, the corrected fee. ``None`` when no fee, or a fee of $0, is set."""
+    fee = _fee_on(application, on)
+    return fee.amount if fee is not None and fee.amount else None
 
 
 def _fee_missing(application: Application, on: datetime.date) -> str | None:
     due = application_fee_due(application, on)
     if due is None:
         return None
-    if application.fee_paid_on is None:
+    paid = fee_paid_total(application)
+    if not paid:
         return errors.MISSING_FEE.format(amount=due)
-    paid = application.fee_amount or Decimal(0)
     if paid < due:
         return errors.MISSING_FEE_BALANCE.format(amount=due, paid=paid, rest=due - paid)
     return None
@@ -270,10 +291,10 @@ def application_missing(application: Application, *, on: datetime.date) -> list[
     return missing
 
 
-def _received_words(application: Application) -> str:
+def _received_words(application: Application, due: Decimal | None) -> str:
     """What the filing actually received, for the record."""
-    if application.fee_paid_on is not None:
-        fee = f"the application fee of ${application.fee_amount} paid on {application.fee_paid_on}"
+    if due is not None and application.fee_paid_on is not None:
+        fee = f"the application fee of ${due} paid on {application.fee_paid_on}"
     else:
         fee = "no application fee was due on the filing date"
     return f"complete application and plan received; {fee}"
@@ -317,20 +338,23 @@ def application_submit(
                 errors.INCOMPLETE.format(missing="; ".join(missing)), field="application"
             )
         else:
-            # Nothing is missing, so any fee in force was paid; with none due, none is kept.
-            fee_amount = locked.fee_amount if locked.fee_paid_on is not None else None
+            # Nothing is missing, so any fee due was paid; it is fixed now, as worked out
+            # on the filing day. With none due, none is kept.
+            fee = _fee_on(locked, on)
+            fee_amount = fee.amount if fee is not None and fee.amount else None
             _transition(
                 locked,
                 actor=user,
                 action="application_submit",
                 citation=_clock_cite(ordinance, "review_decision"),
-                reason=_received_words(locked),
+                reason=_received_words(locked, fee_amount),
                 event="application_received",
                 at=at,
                 after_extra={"fee_amount": str(fee_amount) if fee_amount is not None else None},
                 status=ApplicationStatus.UNDER_REVIEW,
                 received_at=at,
                 fee_amount=fee_amount,
+                fee_basis=fee.words if fee_amount is not None and fee is not None else "",
             )
     application.refresh_from_db()
     if refusal is not None:
@@ -342,36 +366,27 @@ def fee_payment_record(
     application: Application,
     staff: Any,
     paid_on: datetime.date,
-    amount: Decimal,
-    correction: str = "",
-) -> None:
-    """Record the application fee paid. Once recorded, a second recording is refused with
-    what is on record (two clerks at once record it once); changing it is a correction,
-    with its reason on the audit record."""
-    ordinance = _ordinance(application.village_id)
-    _require_staff(staff, application, ordinance)
-    correction = str(correction).strip()
-    if len(correction) > MAX_CONDITION_LENGTH or "\x00" in correction:
-        raise ActionRefused(
-            errors.SHORT_TEXT.format(field="correction", limit=1000), field="correction"
-        )
-    with transaction.atomic():
-        locked = Application.objects.select_for_update().get(pk=application.pk)
-        if locked.fee_paid_on is not None and not correction:
-            raise ActionRefused(
-                errors.FEE_ALREADY_RECORDED.format(
-                    amount=locked.fee_amount, on=locked.fee_paid_on.isoformat()
-                ),
-                field="amount",
-            )
-        _transition(
-            locked,
-            actor=staff,
-            action="fee_payment_correct" if locked.fee_paid_on else "fee_payment_record",
-            citation=ordinance.parameter("application_fee", paid_on).citation,
-            reason=correction,
-            after_extra={"amount": str(amount)},
-            fee_paid_on=paid_on,
-            fee_amount=amount,
-        )
+    amount: Any,
+    method: str,
+    check_number: str = "",
+    payer: str = "",
+    purpose: str = "application_fee",
+) -> Any:
+    """Record a fee paid (the application fee, or one re-inspection) with its receipt: at
+    most what is still owed, so two clerks recording one payment at once record it once.
+    A payment entered wrong is corrected by a new entry with its reason
+    (``payments.services.payment_correct``), never changed in place."""
+    from siltfence.apps.payments.services import payment_receive
+
+    payment = payment_receive(
+        staff=staff,
+        application=application,
+        purpose=purpose,
+        amount=amount,
+        received_on=paid_on,
+        method=method,
+        check_number=check_number,
+        payer=payer,
+    )
     application.refresh_from_db()
+    return payment

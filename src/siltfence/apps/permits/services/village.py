@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from siltfence.apps.audit.chain import event_record
+from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.models import FeeSchedule, OfficeClosure, Village
 from siltfence.apps.permits.services.common import _ordinance, _require_staff
 
@@ -25,10 +26,9 @@ def fee_in_force(village: Village | str, on: datetime.date) -> FeeSchedule | Non
 
 def village_sync(*, years: range | None = None) -> list[Village]:
     """Make a Village for every encoded ordinance, and seed the office calendar of each
-    village that counts business days with Wisconsin's legal holidays (§ 995.20 Wis.
-    Stats.; § 135-13 "business day"). Idempotent: staff edits are kept."""
+    village that counts business days with its state's legal holidays (the state folder's
+    holidays.yaml; § 135-13 "business day"). Idempotent: staff edits are kept."""
     from siltfence.core.ordinance.loader import load_all
-    from siltfence.core.timeline.holidays_wi import legal_holidays
 
     villages = []
     span = years or range(timezone.now().year - 1, timezone.now().year + 3)
@@ -43,7 +43,7 @@ def village_sync(*, years: range | None = None) -> list[Village]:
             seeded = []
             if ordinance.office_calendar["business_days"]:
                 for year in span:
-                    for day, name in legal_holidays(year).items():
+                    for day, name in ordinance.holidays.in_year(year).items():
                         OfficeClosure.objects.get_or_create(
                             village=village, day=day, defaults={"reason": f"{name} (legal holiday)"}
                         )
@@ -101,17 +101,46 @@ def office_closure_remove(*, village: Village, staff: Any, day: datetime.date) -
 
 
 def fee_schedule_set(
-    *, village: Village, staff: Any, effective_from: datetime.date, amount: Decimal, authority: str
+    *,
+    village: Village,
+    staff: Any,
+    effective_from: datetime.date,
+    amount: Any,
+    authority: str,
+    per_area_amount: Any = None,
+    area_unit: str = "",
+    area_included: Any = None,
+    reinspection_fee: Any = None,
 ) -> FeeSchedule:
-    """The clerk enters the fee the village set; it applies to applications from that date."""
+    """The clerk enters the fee schedule the village set; it applies to applications from
+    that date. A base amount; where the schedule says so, an amount per acre (or per 1,000
+    sq ft) of disturbed area beyond what the base covers; and a re-inspection fee. Only
+    what the village set is entered: an empty amount is none, never a default."""
+    from siltfence.apps.payments.services import area_read, fee_terms_read
+
     ordinance = _ordinance(village)
     _require_staff(staff, village, ordinance)
+    terms = fee_terms_read(
+        amount=amount,
+        per_area_amount=per_area_amount,
+        area_unit=area_unit,
+        area_included=area_read(area_included),
+        reinspection_fee=reinspection_fee,
+    )
+    authority = str(authority or "").strip()
+    if not authority or len(authority) > 200 or any(ord(ch) < 32 for ch in authority):
+        raise ActionRefused(
+            "authority: name the resolution or board action that set the fee, in at most "
+            "200 characters",
+            field="authority",
+        )
     citation = ordinance.parameter("application_fee", effective_from).citation
     with transaction.atomic():
+        earlier = FeeSchedule.objects.filter(village=village, effective_from=effective_from).first()
         fee, created = FeeSchedule.objects.update_or_create(
             village=village,
             effective_from=effective_from,
-            defaults={"amount": amount, "authority": authority.strip()},
+            defaults={**terms, "authority": authority},
         )
         event_record(
             actor=staff,
@@ -119,8 +148,23 @@ def fee_schedule_set(
             entity_id=0,
             action="fee_schedule_set",
             village=village.id,
-            reason=authority.strip(),
+            reason=authority,
             citation=citation,
-            after={"effective_from": effective_from, "amount": str(amount), "new": created},
+            before=_terms_words(earlier) if earlier is not None else {},
+            after={"effective_from": effective_from, **_terms_words(fee), "new": created},
         )
     return fee
+
+
+def _terms_words(fee: FeeSchedule) -> dict[str, Any]:
+    def text(value: Decimal | None) -> str | None:
+        return None if value is None else str(value)
+
+    return {
+        "amount": text(fee.amount),
+        "per_area_amount": text(fee.per_area_amount),
+        "area_unit": fee.area_unit,
+        "area_included": text(fee.area_included),
+        "reinspection_fee": text(fee.reinspection_fee),
+        "authority": fee.authority,
+    }

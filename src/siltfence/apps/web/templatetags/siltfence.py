@@ -1,7 +1,7 @@
 from django import forms, template
 from django.utils.safestring import SafeString
 
-from siltfence.apps.web import labels
+from siltfence.presentation import labels
 
 register = template.Library()
 

@@ -10,7 +10,7 @@ import datetime
 from django import template
 from django.conf import settings
 
-from siltfence.apps.web import wording
+from siltfence.presentation import wording
 
 register = template.Library()
 

@@ -1,0 +1,125 @@
+"""The pages' doors to the village's books: a receipt as a PDF, and the corrections of a
+payment, an application's fee or a cost of village work. Each finds its record through a
+queryset scoped to the person (someone else's record answers 404), lets only the
+village's staff write, and leaves every check of the figures to the services."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.views.decorators.http import require_GET, require_POST
+
+from siltfence.apps.accounts.rules import is_staff_of
+from siltfence.apps.enforcement.forms import first_error
+from siltfence.apps.enforcement.models import WorkCost
+from siltfence.apps.enforcement.selectors import cases_visible_to
+from siltfence.apps.payments import services
+from siltfence.apps.payments.forms import (
+    CostCorrectForm,
+    FeeCorrectForm,
+    PaymentCorrectForm,
+    VillageAddressForm,
+)
+from siltfence.apps.payments.receipts import receipt_pdf
+from siltfence.apps.payments.selectors import payments_visible_to
+from siltfence.apps.permits.models import Village
+from siltfence.apps.permits.selectors import applications_visible_to
+from siltfence.core.errors import SiltfenceError
+from siltfence.presentation.wording import plain
+
+STAFF_ONLY = "Only the village's administering authority corrects its books."
+
+
+def _staff_only(request: HttpRequest, subject: Any) -> None:
+    if not is_staff_of(request.user, subject):
+        raise PermissionDenied(STAFF_ONLY)
+
+
+def _write(request: HttpRequest, form: Any, write: Any, success: str) -> None:
+    if not form.is_valid():
+        messages.error(request, first_error(form))
+        return
+    try:
+        done = write(form.cleaned_data)
+    except SiltfenceError as exc:
+        messages.error(request, plain(exc))
+    else:
+        messages.success(request, success.format(done=done))
+
+
+@login_required
+@require_GET
+def receipt(request: HttpRequest, pk: int) -> HttpResponse:
+    payment = get_object_or_404(payments_visible_to(request.user), pk=pk)
+    response = HttpResponse(receipt_pdf(payment), content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="receipt-{payment.receipt_number}.pdf"'
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+@login_required
+@require_POST
+def payment_correct(request: HttpRequest, pk: int) -> HttpResponse:
+    payment = get_object_or_404(payments_visible_to(request.user), pk=pk)
+    _staff_only(request, payment)
+    _write(
+        request,
+        PaymentCorrectForm(request.POST),
+        lambda data: services.payment_correct(payment=payment, staff=request.user, **data),
+        "Payment corrected: receipt {done.receipt_number} replaces it.",
+    )
+    if payment.invoice_id is not None:
+        return redirect("enforcement:case", pk=payment.invoice.case_id)
+    return redirect("web:staff-application", pk=payment.application_id)
+
+
+@login_required
+@require_POST
+def fee_correct(request: HttpRequest, pk: int) -> HttpResponse:
+    application = get_object_or_404(applications_visible_to(request.user), pk=pk)
+    _staff_only(request, application)
+    _write(
+        request,
+        FeeCorrectForm(request.POST),
+        lambda data: services.application_fee_correct(
+            application=application, staff=request.user, **data
+        ),
+        "Fee corrected to ${done.amount}.",
+    )
+    return redirect("web:staff-application", pk=pk)
+
+
+@login_required
+@require_POST
+def cost_correct(request: HttpRequest, pk: int) -> HttpResponse:
+    cost = get_object_or_404(
+        WorkCost.objects.filter(case__in=cases_visible_to(request.user)).select_related("case"),
+        pk=pk,
+    )
+    _staff_only(request, cost.case)
+    _write(
+        request,
+        CostCorrectForm(request.POST),
+        lambda data: services.work_cost_correct(cost=cost, staff=request.user, **data),
+        "Cost corrected to ${done.amount}.",
+    )
+    return redirect("enforcement:case", pk=cost.case_id)
+
+
+@login_required
+@require_POST
+def village_address(request: HttpRequest, village: str) -> HttpResponse:
+    place = get_object_or_404(Village, pk=village)
+    _staff_only(request, place)
+    _write(
+        request,
+        VillageAddressForm(request.POST),
+        lambda data: services.village_address_set(village=place, staff=request.user, **data),
+        "The village office's address is saved; receipts print it.",
+    )
+    return redirect("web:village-settings", village=village)

@@ -1,1 +1,0 @@
-"""Parts of the demo loader (`manage.py demo_load`), one module per app's records."""
