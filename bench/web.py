@@ -247,7 +247,7 @@ def _targets(session: tuple[str, str] | None) -> tuple[dict[str, Any], dict[str,
     if session is not None:
         # Not a page: the trivial page again, signed in as the staff, for what signing in
         # alone costs every staff page (the session, the user and the second factor's
-        # device, read from the database). It has no budget of its own.
+        # device: decision 45). It has no budget of its own.
         targets["trivial_signed_in"] = [Request("GET", "/bench/trivial", cookie)]
         targets["permit_page"] = [Request("GET", f"/permits/{pk}/", cookie) for pk in permits]
         targets["staff_queue"] = [Request("GET", "/staff/", cookie)]

@@ -60,8 +60,8 @@ def code_step_url(user: object, after: str | None) -> str:
 
 def _user(request: HttpRequest) -> Any:
     if not hasattr(request, "_cached_user"):
-        request._cached_user = signed_in.user_of(request)  # type: ignore[attr-defined]
-    return request._cached_user  # type: ignore[attr-defined]
+        request._cached_user = signed_in.user_of(request)
+    return request._cached_user
 
 
 class SignedInMiddleware(AuthenticationMiddleware):

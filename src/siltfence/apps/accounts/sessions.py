@@ -37,7 +37,7 @@ class SessionStore(CachedDBStore):
             data = self.decode(found.session_data)
             # ``add``, not ``set``: the session may have ended since it was read.
             self._cache.add(self.cache_key, data, self.get_expiry_age(expiry=found.expire_date))
-        return data  # type: ignore[no-any-return]
+        return data
 
     def delete(self, session_key: str | None = None) -> None:
         if session_key is None:

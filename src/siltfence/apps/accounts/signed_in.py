@@ -58,7 +58,7 @@ def _answers(request: HttpRequest, user_pk: Any) -> dict[str, Any]:
         kept = found.get(ANSWERS.format(user=user_pk))
         current = isinstance(kept, dict) and kept.get("version") == version
         read[user_pk] = kept if current else {"version": version}
-    return read[user_pk]  # type: ignore[no-any-return]
+    return read[user_pk]
 
 
 def _remember(request: HttpRequest, user_pk: Any, **answers: Any) -> None:

@@ -171,7 +171,9 @@ def invoice_issue(
         locked = _lock(case)
         # The costs that count: not corrected by a later entry, and more than nothing.
         costs = list(
-            WorkCost.objects.select_for_update().filter(
+            # Only the costs' own rows are locked: the correction is joined to find those
+            # not corrected, and PostgreSQL cannot lock the empty side of that join.
+            WorkCost.objects.select_for_update(of=("self",)).filter(
                 case=locked, invoice__isnull=True, correction__isnull=True, amount__gt=0
             )
         )
