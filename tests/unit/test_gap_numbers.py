@@ -148,3 +148,16 @@ def test_every_gap_the_code_and_the_docs_cite_is_in_the_data() -> None:
     assert missing == {}
     for number in BOTH & set(cited):
         assert number in numbers[SPENCER] and number in numbers[NEW_GLARUS], number
+
+
+def test_every_gap_number_in_the_data_is_explained_in_the_ordinances_readme() -> None:
+    """A person reading "gap 33" on an answer finds it in ``ordinances/README.md``."""
+    import re
+
+    readme = (ROOT / "ordinances" / "README.md").read_text(encoding="utf-8")
+    explained = {int(n) for n in re.findall(r"^(\d+)\. ", readme, flags=re.MULTILINE)}
+    for first, last in re.findall(r"^(\d+)[–-](\d+)\. ", readme, flags=re.MULTILINE):
+        explained |= set(range(int(first), int(last) + 1))
+    for village in (SPENCER, NEW_GLARUS):
+        numbers = {int(g["number"]) for g in load(village).rules["gaps"] if "number" in g}
+        assert numbers <= explained, (village, sorted(numbers - explained))
