@@ -222,6 +222,36 @@ def _receipt_number(village_id: str, year: int) -> str:
     return f"{prefix}-R-{year}-{counter.last:04d}"
 
 
+def _correction_row(
+    original: Payment,
+    *,
+    staff: Any,
+    amount: Decimal,
+    received_on: datetime.date,
+    method: str,
+    check_number: str,
+    reason: str,
+    application: Any = None,
+    invoice: Any = None,
+) -> Payment:
+    """The entry that corrects ``original``: the same village, payer and purpose, the
+    figures as they should have been, and why."""
+    return _payment_row(
+        village_id=original.village_id,
+        staff=staff,
+        amount=amount,
+        received_on=received_on,
+        method=method,
+        check_number=check_number,
+        payer=original.payer,
+        purpose=original.purpose,
+        application=application,
+        invoice=invoice,
+        corrects=original,
+        reason=reason,
+    )
+
+
 def _payment_row(
     *,
     village_id: str,
@@ -592,18 +622,15 @@ def _fee_payment_correct(
                 ),
                 field="amount",
             )
-    correction = _payment_row(
-        village_id=original.village_id,
+    correction = _correction_row(
+        original,
         staff=staff,
         amount=money,
         received_on=day,
         method=method,
         check_number=check_number,
-        payer=original.payer,
-        purpose=original.purpose,
-        application=locked_application,
-        corrects=original,
         reason=reason,
+        application=locked_application,
     )
     _transition(
         locked_application,
@@ -649,18 +676,15 @@ def _invoice_payment_correct(
         raise ActionRefused(
             errors.CORRECTED_PAYMENTS_EXCEED.format(paid=after, owed=owed), field="amount"
         )
-    correction = _payment_row(
-        village_id=original.village_id,
+    correction = _correction_row(
+        original,
         staff=staff,
         amount=money,
         received_on=day,
         method=method,
         check_number=check_number,
-        payer=original.payer,
-        purpose=original.purpose,
-        invoice=locked,
-        corrects=original,
         reason=reason,
+        invoice=locked,
     )
     before = {"invoice": locked.number, "paid": str(locked.paid_amount)}
     _invoice_totals(locked)

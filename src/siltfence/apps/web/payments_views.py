@@ -3,9 +3,10 @@ invoices for the village's work, on one list for the village's staff, with its C
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 from decimal import Decimal
-from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -45,6 +46,19 @@ KINDS = {
 }
 
 
+@functools.cache
+def _pages() -> dict[bool, Callable[[int], str]]:
+    """The path of an application's page and of a case's, reversed once, when first asked
+    (not at import, before the URLs are loaded)."""
+    return {False: pk_path("web:staff-application"), True: pk_path("enforcement:case")}
+
+
+def _link(payment: Payment) -> str:
+    """The page of what the payment was for: the application, or the invoice's case."""
+    is_invoice = payment.purpose == PaymentPurpose.INVOICE
+    return _pages()[is_invoice](payment.record)  # type: ignore[attr-defined]
+
+
 # The payments received, on the page and in its download: one row a receipt.
 PAYMENTS = Table[Payment](
     name="payments",
@@ -54,19 +68,13 @@ PAYMENTS = Table[Payment](
         Column("Paid on", lambda p: p.received_on),
         Column("Receipt", lambda p: p.receipt_number),
         Column("Payment of", lambda p: KINDS[PaymentPurpose(p.purpose)]),
-        Column("Number", lambda p: p.reference, link=lambda p: p.url),  # type: ignore[attr-defined]
+        Column("Number", lambda p: p.reference, link=_link),
         Column("Village", lambda p: p.village_name),  # type: ignore[attr-defined]
         Column("Site", lambda p: p.address),  # type: ignore[attr-defined]
         Column("Paid by", lambda p: p.method_words),
         Column("Amount paid", lambda p: p.amount),
     ),
 )
-
-
-def _linked(payment: Payment, links: dict[str, Any]) -> Payment:
-    kind = "invoice" if payment.purpose == PaymentPurpose.INVOICE else "application"
-    payment.url = links[kind](payment.record)  # type: ignore[attr-defined]
-    return payment
 
 
 def _year(request: HttpRequest, example: int) -> int:
@@ -95,20 +103,16 @@ def payments(request: HttpRequest) -> HttpResponse:
     villages = chosen_villages(request, staff_of)
     year = _year(request, village_today(sorted(villages)[0]).year)
     received = payments_received(villages, year).order_by("-received_on", "-receipt_number")
-    links = {
-        "application": pk_path("web:staff-application"),
-        "invoice": pk_path("enforcement:case"),
-    }
     if wants_csv(request):
         every = received.iterator(chunk_size=CHUNK)
-        return PAYMENTS.csv((_linked(p, links) for p in every), villages=villages)
+        return PAYMENTS.csv(every, villages=villages)
     page = page_of(request, received)
     total = received.aggregate(total=Sum("amount"))["total"] or Decimal(0)
     return render(
         request,
         "web/staff_payments.html",
         {
-            "payments": PAYMENTS.page(_linked(p, links) for p in page.object_list),
+            "payments": PAYMENTS.page(page.object_list),
             "has_rows": bool(page.object_list),
             "download": download(request, PAYMENTS, count=page.paginator.count),
             "choices": village_choices(staff_of),
