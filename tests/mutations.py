@@ -118,14 +118,14 @@ MUTATIONS = (
     ),
     Mutation(
         "the party a case is against reads the letters to the attorney",
-        "src/siltfence/apps/enforcement/views.py",
+        "src/siltfence/apps/enforcement/document_views.py",
         "if stored.kind in ATTORNEY_LETTERS and not sees_internal_record(",
         "if False and not sees_internal_record(",
         (LAW,),
     ),
     Mutation(
         "a station with no record for the permit is chosen (gap 26)",
-        "src/siltfence/apps/duties/services.py",
+        "src/siltfence/apps/duties/stations.py",
         "rows = list(located.filter(pk__in=recording))",
         "rows = list(located)",
         ("tests/integration/test_rain_unknown_days.py",),
@@ -147,7 +147,7 @@ MUTATIONS = (
     Mutation(
         "an expired permit takes the permit grounds of a stop-work order (§ 413-10A(1))",
         "src/siltfence/apps/enforcement/services/common.py",
-        "    if _local_day(_ordinance(case.village_id), at) > permit.expires_on:\n"
+        "    if _local_day(village_ordinance(case.village_id), at) > permit.expires_on:\n"
         "        return None",
         "    if False:\n        return None",
         (LAW,),
@@ -162,7 +162,7 @@ MUTATIONS = (
     Mutation(
         "an approval subject to a surety issues the permit at once (§ 135-7D)",
         "src/siltfence/apps/permits/services/review.py",
-        "        if surety is not None:\n            _transition(",
+        "        if surety is not None:\n            application_transition(",
         "        if False:\n            _transition(",
         ("tests/integration/test_surety.py",),
     ),
@@ -175,7 +175,7 @@ MUTATIONS = (
     ),
     Mutation(
         "an extension leaves the earlier permit document unmarked",
-        "src/siltfence/apps/documents/services.py",
+        "src/siltfence/apps/permits/services/letters.py",
         ".update(superseded_by=document)",
         ".count()",
         ("tests/integration/test_documents_follow_the_record.py",),
@@ -189,7 +189,7 @@ MUTATIONS = (
     ),
     Mutation(
         "rain recorded after a permit closed never reaches the days it was in force",
-        "src/siltfence/apps/duties/services.py",
+        "src/siltfence/apps/duties/rain_events.py",
         "WHERE (p.closed_on IS NULL OR p.closed_on >= %s)",
         "WHERE (p.closed_on IS NULL OR p.closed_on < %s)",
         ("tests/integration/test_season.py",),
@@ -210,7 +210,7 @@ MUTATIONS = (
     ),
     Mutation(
         "an import reports each wet day as a rain of its own (gap each-rain)",
-        "src/siltfence/apps/duties/services.py",
+        "src/siltfence/apps/duties/rain_events.py",
         "rains.add((station_id, rain[0].day))",
         "rains.add((station_id, rain_day.day))",
         ("tests/integration/test_season.py",),
@@ -432,7 +432,7 @@ MUTATIONS = (
     ),
     Mutation(
         "an application fee is rounded to the cent the banker's way, not half up",
-        "src/siltfence/apps/payments/fees.py",
+        "src/siltfence/core/fees.py",
         "total = (base + per_area * beyond).quantize(CENT, rounding=ROUND_HALF_UP)",
         "total = (base + per_area * beyond).quantize(CENT)",
         ("tests/integration/test_payments.py::test_the_fee_is_rounded_to_the_cent_half_up",),
@@ -539,14 +539,14 @@ MUTATIONS = (
     ),
     Mutation(
         "the permit page leaves out the work recorded after its last day",
-        "src/siltfence/apps/web/staff_views.py",
+        "src/siltfence/apps/web/staff_permit_views.py",
         "entries_without_permit(permit) if timezone.localdate() > permit.expires_on else []",
         "[]",
         ("tests/integration/test_work_after_the_last_day.py",),
     ),
     Mutation(
         "the staff are not told of work recorded without a permit",
-        "src/siltfence/apps/outbox/notices.py",
+        "src/siltfence/apps/notices/services.py",
         "        if isinstance(words, dict):\n",
         "        if False:\n",
         ("tests/integration/test_work_after_the_last_day.py",),

@@ -126,7 +126,9 @@ def rained_on(people: factories.People) -> Any:
 
     from sitework import local, permit_issued, station_with_record
 
-    from siltfence.apps.duties.services import rain_days_record, rain_sweep, stations_sync
+    from siltfence.apps.duties.rain_events import rain_sweep
+    from siltfence.apps.duties.stations import stations_sync
+    from siltfence.apps.rain.days import rain_days_record
 
     stations_sync()
     permit = permit_issued(

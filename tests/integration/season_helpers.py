@@ -244,7 +244,7 @@ def rain_import(path: Path) -> str:
 def station_pinned(site: Any, staff: Any) -> Any:
     """Staff choose Milwaukee Mitchell for the site, and say why (it is farther than the
     50 km a station is chosen on its own)."""
-    from siltfence.apps.duties.services import site_station_pin, stations_sync
+    from siltfence.apps.duties.stations import site_station_pin, stations_sync
 
     stations_sync()
     return site_station_pin(

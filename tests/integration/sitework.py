@@ -75,7 +75,8 @@ def station_with_record(*, site):
     """The site's station, once the station it should read has a day on record (a dry one,
     the day its permit was issued): a station with no record for a permit's days is never
     chosen (gap 26)."""
-    from siltfence.apps.duties.services import rain_days_record, site_station_assign
+    from siltfence.apps.duties.stations import site_station_assign
+    from siltfence.apps.rain.days import rain_days_record
 
     permit = Permit.objects.filter(application__site=site).order_by("-issued_on").first()
     day = permit.issued_on if permit is not None else datetime.date.today()

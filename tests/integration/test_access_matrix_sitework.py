@@ -27,7 +27,7 @@ from test_access_matrix import ROLES, Row, _parse
 from siltfence.apps.audit.models import AuditEvent
 from siltfence.apps.duties import urls as duties_urls
 from siltfence.apps.duties.models import SiteStation
-from siltfence.apps.duties.services import stations_sync
+from siltfence.apps.duties.stations import stations_sync
 from siltfence.apps.inspections import urls as inspections_urls
 from siltfence.apps.inspections.models import Inspection
 from siltfence.apps.inspections.services import Photo as InspectionPhoto

@@ -34,7 +34,6 @@ from factories import NEW_GLARUS, SPENCER, ModelBackend, make_user, text_of
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from siltfence.apps.accounts import services as people_services
 from siltfence.apps.accounts.models import BoardSeat, Membership, Role
 from siltfence.apps.appeals import hearings as h
 from siltfence.apps.appeals import services as a
@@ -46,6 +45,7 @@ from siltfence.apps.enforcement import services as s
 from siltfence.apps.enforcement.selectors import open_stop_work_order
 from siltfence.apps.enforcement.services import ActionRefused
 from siltfence.apps.outbox.models import Message
+from siltfence.apps.people import services as people_services
 from siltfence.apps.permits.models import Permit, TimelineEvent
 from siltfence.core.errors import OrdinanceFileError
 from siltfence.core.ordinance import loader

@@ -21,18 +21,14 @@ from sitework import local, permit_issued, station_with_record
 
 from siltfence.apps.audit.chain import chain_verify
 from siltfence.apps.duties.models import PermitDuties, SiteStation
-from siltfence.apps.duties.services import (
-    permit_duties_recompute,
-    rain_days_record,
-    rain_sweep,
-    site_station_assign,
-    site_station_pin,
-    stations_sync,
-)
-from siltfence.apps.duties.sweep import daily_sweep
+from siltfence.apps.duties.rain_events import rain_sweep
+from siltfence.apps.duties.services import permit_duties_recompute
+from siltfence.apps.duties.stations import site_station_assign, site_station_pin, stations_sync
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.models import TimelineEvent
+from siltfence.apps.rain.days import rain_days_record
 from siltfence.apps.rain.models import Station
+from siltfence.apps.reminders.sweep import daily_sweep
 
 pytestmark = pytest.mark.django_db
 MARSHFIELD, MT_HOREB, WAUSAU = "USC00475120", "USC00475674", "USW00014897"

@@ -17,12 +17,10 @@ import pytest
 from django.test import Client
 from sitework import local, permit_issued, station_with_record
 
-from siltfence.apps.duties.services import (
-    permit_duties_recompute,
-    rain_days_record,
-    rain_sweep,
-    stations_sync,
-)
+from siltfence.apps.duties.rain_events import rain_sweep
+from siltfence.apps.duties.services import permit_duties_recompute
+from siltfence.apps.duties.stations import stations_sync
+from siltfence.apps.rain.days import rain_days_record
 from siltfence.apps.sitelog.services import site_log_record
 
 pytestmark = pytest.mark.django_db

@@ -17,15 +17,12 @@ from sitework import local, permit_issued, station_with_record
 
 from siltfence.apps.duties import services as duty_services
 from siltfence.apps.duties.models import PermitDuties
-from siltfence.apps.duties.services import (
-    duties_recompute_all,
-    rain_days_record,
-    rain_sweep,
-    stale_permit_ids,
-    stations_sync,
-)
+from siltfence.apps.duties.rain_events import rain_sweep
+from siltfence.apps.duties.services import duties_recompute_all, stale_permit_ids
+from siltfence.apps.duties.stations import stations_sync
 from siltfence.apps.permits import inputs
 from siltfence.apps.permits.models import OfficeClosure, PermitStatus, TimelineEvent
+from siltfence.apps.rain.days import rain_days_record
 
 MARSHFIELD = "USC00475120"
 RAIN_DAY = datetime.date(2026, 7, 8)

@@ -110,7 +110,7 @@ def _task(*, waited_minutes: float, run_after_minutes_ago: float | None = None, 
     )
     task = DBTaskResult.objects.create(
         args_kwargs={"args": [], "kwargs": {}},
-        task_path="siltfence.apps.duties.tasks.daily_sweep_task",
+        task_path="siltfence.apps.reminders.tasks.daily_sweep_task",
         backend_name="default",
         run_after=run_after,
         status=status,

@@ -232,7 +232,7 @@ def test_any_inspection_input_is_recorded_or_refused_with_a_field(
 )
 @given(station=st.text(max_size=25), reason=st.text(max_size=320))
 def test_any_station_choice_is_taken_or_refused_with_a_field(planned, people, station, reason):
-    from siltfence.apps.duties.services import site_station_pin, stations_sync
+    from siltfence.apps.duties.stations import site_station_pin, stations_sync
 
     stations_sync()
     try:

@@ -26,7 +26,7 @@ from siltfence.apps.enforcement import services as enforcement
 from siltfence.apps.permits import services
 from siltfence.apps.permits.clocks import review_clock
 from siltfence.apps.permits.models import Application, ApplicationStatus, Permit
-from siltfence.apps.web import staff_views
+from siltfence.apps.web import official_home_views
 from siltfence.presentation import paging
 
 pytestmark = pytest.mark.django_db
@@ -242,8 +242,8 @@ def test_any_page_number_gets_a_page_never_an_error(people, monkeypatch, name):
     from siltfence.apps.enforcement import register
 
     monkeypatch.setattr(register, "PAGE_SIZE", 1)
-    monkeypatch.setattr(staff_views, "INSPECTOR_PAGE", 1)
-    monkeypatch.setattr(staff_views, "BOARD_PAGE", 1)
+    monkeypatch.setattr(official_home_views, "INSPECTOR_PAGE", 1)
+    monkeypatch.setattr(official_home_views, "BOARD_PAGE", 1)
     build(people, 12)
     url, who, _ = PAGES[name]
     client = client_for(people, who)

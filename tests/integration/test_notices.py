@@ -18,10 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from siltfence.apps.enforcement import services as enforcement
-from siltfence.apps.outbox import notices
+from siltfence.apps.notices import services as notices
+from siltfence.apps.notices.services import GROUPS, notice_preference_set
 from siltfence.apps.outbox.models import Message, NoticePreference
-from siltfence.apps.outbox.notices import GROUPS
-from siltfence.apps.outbox.services import notice_preference_set
 from siltfence.apps.permits import services as permits
 from siltfence.apps.permits.models import Application, Party, Permit, Village
 
@@ -199,7 +198,7 @@ def test_the_choices_are_made_on_the_reminders_page(people):
     client.force_login(people.applicant_a)
     page = client.get(reverse("reminders:settings")).content.decode()
     assert 'name="notices" value="applications" checked' in page
-    answer = client.post(reverse("outbox:notices"), {"notices": ["appeals"]})
+    answer = client.post(reverse("notices:choose"), {"notices": ["appeals"]})
     assert answer.status_code == 302
     assert NoticePreference.objects.get(user=people.applicant_a).off == [
         "applications",
@@ -208,7 +207,7 @@ def test_the_choices_are_made_on_the_reminders_page(people):
     page = client.get(reverse("reminders:settings")).content.decode()
     assert 'name="notices" value="applications" checked' not in page
     assert 'name="notices" value="appeals" checked' in page
-    refused = client.post(reverse("outbox:notices"), {"notices": ["everything"]}, follow=True)
+    refused = client.post(reverse("notices:choose"), {"notices": ["everything"]}, follow=True)
     assert "is not a kind of email" in refused.content.decode()
     assert NoticePreference.objects.get(user=people.applicant_a).off == [
         "applications",
@@ -226,7 +225,7 @@ def test_any_choice_posted_is_kept_as_sent_or_refused_naming_the_field(people, c
     client = Client()
     client.force_login(people.applicant_a)
     NoticePreference.objects.all().delete()
-    answer = client.post(reverse("outbox:notices"), {"notices": chosen})
+    answer = client.post(reverse("notices:choose"), {"notices": chosen})
     assert answer.status_code == 302
     stored = NoticePreference.objects.filter(user=people.applicant_a).first()
     read = chosen[:10]  # the form reads at most ten ticks

@@ -17,8 +17,9 @@ import factories
 import pytest
 from django.test import Client
 
-from siltfence.apps.duties.services import rain_days_record, stations_sync
+from siltfence.apps.duties.stations import stations_sync
 from siltfence.apps.plans.services import control_plan_save
+from siltfence.apps.rain.days import rain_days_record
 
 pytestmark = pytest.mark.django_db
 REPO = Path(__file__).resolve().parents[2]

@@ -36,7 +36,6 @@ from siltfence.apps.enforcement.models import Invoice, WorkCost
 from siltfence.apps.payments import errors
 from siltfence.apps.payments import services as payments
 from siltfence.apps.payments.errors import ActionRefused, RecordKept
-from siltfence.apps.payments.fees import fee_compute
 from siltfence.apps.payments.forms import (
     CostCorrectForm,
     FeeCorrectForm,
@@ -48,6 +47,7 @@ from siltfence.apps.payments.models import FeeCorrection, Payment, ReceiptCounte
 from siltfence.apps.payments.receipts import receipt_lines
 from siltfence.apps.permits import services
 from siltfence.apps.permits.models import Application, FeeSchedule, Village
+from siltfence.core.fees import fee_compute
 from siltfence.core.ordinance.loader import load
 
 pytestmark = pytest.mark.django_db

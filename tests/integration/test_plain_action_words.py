@@ -16,10 +16,9 @@ from pathlib import Path
 import pytest
 
 import siltfence
-from siltfence.apps.audit.models import AuditAction
+from siltfence.apps.audit.models import AuditAction, action_words
 from siltfence.apps.permits.models import DocumentKind, SuretyMovementKind
 from siltfence.apps.sitelog.models import EntryKind
-from siltfence.presentation import labels
 
 SRC = Path(siltfence.__file__).parent
 TOOLS = Path(__file__).resolve().parents[2] / "tools"
@@ -43,7 +42,7 @@ def _generated_kinds(sources: dict[Path, str]) -> set[str]:
     """The kinds of the documents written with an ``{kind}_generate`` record."""
     kinds: set[str] = set()
     for path, text in sources.items():
-        if path.match("documents/services.py"):
+        if path.match("permits/services/letters.py"):
             kinds |= {DocumentKind[name].value for name in re.findall(r"DocumentKind\.(\w+)", text)}
         if path.match("enforcement/services/*.py"):
             # _document(locked, action, "kind"), or a lawful step's row: document="kind"
@@ -114,6 +113,6 @@ def test_every_action_of_the_record_has_plain_words(name: str) -> None:
     words = _plain(name)
     assert words, f"{name}: add it to AuditAction, with its plain words as its label"
     assert "_" not in words and words[0].isupper(), words
-    assert labels.audit_action(name) == words
+    assert action_words(name) == words
     # Not the name with its underscores taken out.
     assert words.lower() != name.replace("_", " "), words

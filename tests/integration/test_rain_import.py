@@ -211,7 +211,7 @@ def test_rain_imported_shows_on_the_permits_at_once(client, people):
     from sitework import local, permit_issued
 
     from siltfence.apps.duties.models import PermitDuties, SiteStation
-    from siltfence.apps.duties.services import stations_sync
+    from siltfence.apps.duties.stations import stations_sync
 
     stations_sync()
     permit = permit_issued(
@@ -309,7 +309,8 @@ def test_a_rain_day_cannot_be_edited_in_the_admin_site_only_imported(people):
 @pytest.mark.django_db
 def test_rain_days_recorded_directly_are_audited_with_a_correction_before_and_after():
     from siltfence.apps.audit.models import AuditEvent
-    from siltfence.apps.duties.services import rain_days_record, stations_sync
+    from siltfence.apps.duties.stations import stations_sync
+    from siltfence.apps.rain.days import rain_days_record
 
     stations_sync()
     rain_days_record(station_id="USC00475120", days={datetime.date(2026, 7, 8): 150}, source="test")

@@ -188,7 +188,7 @@ def test_the_page_says_which_permits_read_their_rain_at_the_stations_imported(cl
     # written onto the permit at once, its duties recomputed.
     from sitework import local, permit_issued
 
-    from siltfence.apps.duties.services import site_station_pin, stations_sync
+    from siltfence.apps.duties.stations import site_station_pin, stations_sync
 
     stations_sync()
     staff = people.staff[SPENCER]
@@ -553,7 +553,7 @@ def test_a_day_entered_at_the_village_gauge_shows_on_the_permit_at_once(client, 
     # rain is owed by the next day (§ 413-8E(3)(g)).
     from sitework import local, permit_issued
 
-    from siltfence.apps.duties.services import stations_sync
+    from siltfence.apps.duties.stations import stations_sync
 
     stations_sync()
     staff = people.staff[SPENCER]

@@ -25,7 +25,8 @@ from factories import SPENCER, text_of
 from sitework import local, permit_issued, station_with_record
 
 from siltfence.apps.duties.models import PermitDuties, SiteStation
-from siltfence.apps.duties.services import rain_days_record, stations_sync
+from siltfence.apps.duties.stations import stations_sync
+from siltfence.apps.rain.days import rain_days_record
 
 pytestmark = pytest.mark.django_db
 MARSHFIELD, WAUSAU = "USC00475120", "USW00014897"

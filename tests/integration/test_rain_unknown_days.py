@@ -15,12 +15,8 @@ from django.utils import timezone
 from sitework import local, permit_issued
 
 from siltfence.apps.duties.models import SiteStation
-from siltfence.apps.duties.services import (
-    rain_days_record,
-    site_station_assign,
-    site_unrecorded,
-    stations_sync,
-)
+from siltfence.apps.duties.stations import site_station_assign, site_unrecorded, stations_sync
+from siltfence.apps.rain.days import rain_days_record
 
 pytestmark = pytest.mark.django_db
 MARSHFIELD, WAUSAU = "USC00475120", "USW00014897"

@@ -24,10 +24,12 @@ from enforcement_helpers import at, permit_filed_on
 from factories import NEW_GLARUS, SPENCER, make_application
 from sitework import local, permit_issued, station_with_record
 
-from siltfence.apps.duties.services import rain_days_record, rain_sweep, stations_sync
+from siltfence.apps.duties.rain_events import rain_sweep
+from siltfence.apps.duties.stations import stations_sync
 from siltfence.apps.enforcement import services as s
 from siltfence.apps.enforcement.models import EnforcementAction
 from siltfence.apps.permits.models import Village
+from siltfence.apps.rain.days import rain_days_record
 from siltfence.apps.sitelog.services import site_log_record
 
 pytestmark = pytest.mark.django_db

@@ -115,7 +115,8 @@ def test_every_record_of_the_county_is_one_its_ordinance_allows(
 ) -> None:
     from siltfence.apps.audit.chain import chain_verify
     from siltfence.apps.duties.models import PermitDuties, SiteStation
-    from siltfence.apps.duties.services import permit_duties_recompute, site_station_assign
+    from siltfence.apps.duties.services import permit_duties_recompute
+    from siltfence.apps.duties.stations import site_station_assign
     from siltfence.apps.enforcement.models import EnforcementAction
     from siltfence.apps.permits.clocks import application_events, application_timeline
     from siltfence.apps.permits.models import Application, ApplicationStatus, Permit

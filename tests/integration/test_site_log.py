@@ -16,14 +16,12 @@ from sitework import local, permit_issued, station_with_record
 from siltfence.apps.audit.chain import chain_verify
 from siltfence.apps.audit.models import AuditEvent
 from siltfence.apps.duties.models import PermitDuties
-from siltfence.apps.duties.services import (
-    permit_duties_recompute,
-    rain_days_record,
-    rain_sweep,
-    stations_sync,
-)
+from siltfence.apps.duties.rain_events import rain_sweep
+from siltfence.apps.duties.services import permit_duties_recompute
+from siltfence.apps.duties.stations import stations_sync
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.models import TimelineEvent
+from siltfence.apps.rain.days import rain_days_record
 from siltfence.apps.sitelog.models import SiteLogEntry
 from siltfence.apps.sitelog.services import Photo, site_log_record
 

@@ -235,10 +235,10 @@ def test_the_recompute_command_restores_every_stored_clock_from_the_events(peopl
 def test_the_daily_sweep_restores_the_clocks_of_a_village_whose_ordinance_data_changed(
     people, monkeypatch
 ):
-    from siltfence.apps.duties.sweep import daily_sweep
     from siltfence.apps.permits import inputs
     from siltfence.apps.permits.models import Village
     from siltfence.apps.permits.stored_clocks import decision_clocks_refresh
+    from siltfence.apps.reminders.sweep import daily_sweep
 
     spencer = filed(people, SPENCER, "1 Refresh St")
     glarus = filed(people, NEW_GLARUS, "2 Refresh St")

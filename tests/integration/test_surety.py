@@ -56,7 +56,7 @@ from siltfence.apps.permits.models import (
     SuretyMovement,
     TimelineEvent,
 )
-from siltfence.apps.web.staff_views import surety_expiry_warning
+from siltfence.apps.permits.selectors import surety_expiry_warning
 
 pytestmark = pytest.mark.django_db
 

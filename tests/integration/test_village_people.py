@@ -18,14 +18,15 @@ from django.urls import URLPattern, reverse
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from siltfence.apps.accounts import services
-from siltfence.apps.accounts import urls as accounts_urls
-from siltfence.apps.accounts.models import Membership, Role, village_today
+from siltfence.apps.accounts.models import Membership, Role
 from siltfence.apps.accounts.rules import village_ids
 from siltfence.apps.accounts.second_factor import backup_codes_issue, second_factor_required
 from siltfence.apps.audit.chain import chain_verify
 from siltfence.apps.audit.models import AuditEvent
 from siltfence.apps.outbox.models import Message
+from siltfence.apps.people import services
+from siltfence.apps.people import urls as people_urls
+from siltfence.presentation.today import village_today
 
 pytestmark = pytest.mark.django_db
 
@@ -447,7 +448,7 @@ def _matrix() -> list[tuple[str, str, str, str]]:
 
 
 def test_every_people_url_has_a_get_and_a_post_row() -> None:
-    names = {p.name for p in accounts_urls.urlpatterns if isinstance(p, URLPattern)}
+    names = {p.name for p in people_urls.urlpatterns if isinstance(p, URLPattern)}
     rows = {(n, m) for n, m, _, _ in _matrix()}
     assert rows == {(n, m) for n in names for m in ("GET", "POST")}
 
@@ -467,7 +468,7 @@ def test_each_role_gets_the_expected_answer_from_each_people_url(
     client = signed_in(user) if user else Client()
     target = membership(people.board[S], Role.APPEALS_BOARD)
     args = [S] if name in ("people", "person-add") else [S, target.pk]
-    url = reverse(f"accounts:{name}", args=args)
+    url = reverse(f"people:{name}", args=args)
     response = client.get(url) if method == "GET" else client.post(url, {})
     if expected == "login":
         assert response.status_code == 302 and response.url.startswith("/accounts/login/")

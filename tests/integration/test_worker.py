@@ -15,9 +15,10 @@ from django_tasks_db.models import DBTaskResult
 from sitework import permit_issued, station_with_record
 
 from siltfence.apps.duties.models import PermitDuties, SweepRun
-from siltfence.apps.duties.services import rain_days_record, stations_sync
+from siltfence.apps.duties.stations import stations_sync
 from siltfence.apps.outbox.models import Message
 from siltfence.apps.permits.models import TimelineEvent
+from siltfence.apps.rain.days import rain_days_record
 
 pytestmark = pytest.mark.django_db
 MARSHFIELD = "USC00475120"

@@ -10,7 +10,7 @@ import datetime
 from django.utils import timezone
 
 from siltfence.apps.duties.services import (
-    _core_station,
+    core_station,
     rain_days_record,
     site_point,
     site_station_assign,
@@ -31,7 +31,7 @@ def rain_demo_load() -> None:
     stations_sync()
     sites = list(Site.objects.filter(applications__permit__isnull=False).distinct())
     today = timezone.localdate()
-    located = [_core_station(s) for s in Station.objects.filter(latitude__isnull=False)]
+    located = [core_station(s) for s in Station.objects.filter(latitude__isnull=False)]
     nearest_ids = set()
     for site in sites:
         latitude, longitude, _ = site_point(site)

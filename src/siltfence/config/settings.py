@@ -112,6 +112,7 @@ INSTALLED_APPS = [
     "django_otp.plugins.otp_totp",
     "django_otp.plugins.otp_static",
     "siltfence.apps.accounts",
+    "siltfence.apps.people",
     "siltfence.apps.audit",
     "siltfence.apps.permits",
     "siltfence.apps.documents",
@@ -126,6 +127,7 @@ INSTALLED_APPS = [
     "siltfence.apps.sitelog",
     "siltfence.apps.inspections",
     "siltfence.apps.outbox",
+    "siltfence.apps.notices",
     "siltfence.apps.yearreport",
     "siltfence.apps.payments",
 ]

@@ -19,9 +19,10 @@ urlpatterns = [
     path("", include("siltfence.apps.enforcement.register_urls")),
     path("", include("siltfence.apps.appeals.urls")),
     path("", include("siltfence.apps.outbox.urls")),
+    path("", include("siltfence.apps.notices.urls")),
     path("", include("siltfence.apps.yearreport.urls")),
     path("", include("siltfence.apps.payments.urls")),
-    path("", include("siltfence.apps.accounts.urls")),
+    path("", include("siltfence.apps.people.urls")),
     path("", include("siltfence.apps.web.urls")),
 ]
 

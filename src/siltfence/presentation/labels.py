@@ -259,16 +259,3 @@ def _path_words(path: str) -> str:
 def _data_file(match: re.Match[str]) -> str:
     name = match.group(2) or match.group(3)
     return f"the village's {label(name)} data"
-
-
-def audit_action(name: str) -> str:
-    """An entry of the audit record in plain words, its action's label in ``AuditAction``:
-    ``application_approve`` -> "Approved"."""
-    from siltfence.apps.audit.models import AuditAction
-
-    if name in AuditAction.values:
-        return str(AuditAction(name).label)
-    document = name.removesuffix("_generate")
-    if document != name:
-        return f"{document.replace('_', ' ').capitalize()} written"
-    return name.replace("_", " ").capitalize()

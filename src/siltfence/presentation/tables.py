@@ -223,7 +223,7 @@ class _Echo:
 def download_name(villages: Collection[str], name: str) -> str:
     """``spencer-wi-permits-2026-12-03.csv``: the villages (``all-villages`` for a list of
     every village), the list, and the day the request is made, in the village's zone."""
-    from siltfence.apps.accounts.models import village_today
+    from siltfence.presentation.today import village_today
 
     ids = sorted(v for v in villages if SLUG.fullmatch(v))
     day = village_today(ids[0]) if ids else timezone.localdate(timezone.now())

@@ -22,7 +22,7 @@ from siltfence.apps.accounts.models import Membership, Role
 from siltfence.apps.documents.pdf import lines_to_pdf
 from siltfence.apps.permits import services
 from siltfence.apps.permits.models import DocumentKind
-from siltfence.apps.web import staff_views
+from siltfence.apps.web import official_home_views
 from siltfence.presentation import paging
 
 PASSWORD = "list-pages-password-2026"
@@ -39,8 +39,8 @@ def world(purgeable_audit, monkeypatch):
     from siltfence.apps.enforcement import register
 
     monkeypatch.setattr(register, "PAGE_SIZE", 2)
-    monkeypatch.setattr(staff_views, "INSPECTOR_PAGE", 1)
-    monkeypatch.setattr(staff_views, "BOARD_PAGE", 1)
+    monkeypatch.setattr(official_home_views, "INSPECTOR_PAGE", 1)
+    monkeypatch.setattr(official_home_views, "BOARD_PAGE", 1)
     village = {v.id: v for v in services.village_sync()}[SPENCER]
     users = get_user_model().objects
     owner = users.create_user("owner", password=PASSWORD, first_name="Alex")

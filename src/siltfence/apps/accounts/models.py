@@ -9,14 +9,13 @@ within its term where one is set (decision 36).
 from __future__ import annotations
 
 import datetime
-import functools
-from pathlib import Path
-from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+
+from siltfence.presentation.today import village_zones
 
 
 class Role(models.TextChoices):
@@ -36,36 +35,6 @@ class BoardSeat(models.TextChoices):
     SECOND_ALTERNATE = "second_alternate", "Second alternate"
 
 
-def village_today(village_id: str) -> datetime.date:
-    """Today in the village's time zone (its ordinance data), where a term's days are
-    counted; a village with no encoded ordinance counts in the server's zone."""
-    return timezone.now().astimezone(ZoneInfo(_zone_of(village_id))).date()
-
-
-def _zone_of(village_id: str) -> str:
-    for zone, villages in _zones(str(_ordinances_root())):
-        if village_id in villages:
-            return zone
-    return str(settings.TIME_ZONE)
-
-
-def _ordinances_root() -> Any:
-    from siltfence.core.ordinance.loader import ordinances_root
-
-    return ordinances_root()
-
-
-@functools.cache
-def _zones(root: str) -> tuple[tuple[str, frozenset[str]], ...]:
-    """(zone, the villages in it) for every encoded ordinance, read once a process."""
-    from siltfence.core.ordinance.loader import jurisdiction_ids, load
-
-    found: dict[str, set[str]] = {}
-    for village in jurisdiction_ids(Path(root)):
-        found.setdefault(load(village).time_zone, set()).add(village)
-    return tuple((zone, frozenset(villages)) for zone, villages in sorted(found.items()))
-
-
 def _in_term_on(day: datetime.date) -> models.Q:
     return (models.Q(term_start__isnull=True) | models.Q(term_start__lte=day)) & (
         models.Q(term_end__isnull=True) | models.Q(term_end__gte=day)
@@ -77,7 +46,7 @@ def current_condition() -> models.Q:
     zone) within the term where one is set. Asked afresh each time, so a term whose last
     day has passed stops giving access at the village's midnight, with nothing to run."""
     default = str(settings.TIME_ZONE)
-    zones = _zones(str(_ordinances_root()))
+    zones = village_zones()
     elsewhere = [v for zone, villages in zones if zone != default for v in villages]
     today = timezone.now()
     condition = _in_term_on(today.astimezone(ZoneInfo(default)).date())

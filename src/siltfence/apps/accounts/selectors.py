@@ -5,7 +5,8 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from siltfence.apps.accounts.models import Membership, Role, village_today
+from siltfence.apps.accounts.models import Membership, Role
+from siltfence.presentation.today import village_today
 
 
 def current_staff_count(village_id: str, *, excluding: int | None = None) -> int:

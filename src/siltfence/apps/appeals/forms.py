@@ -8,7 +8,7 @@ from typing import Any
 
 from django import forms
 
-from siltfence.apps.enforcement.forms import StrictDateField, StrictDateTimeField
+from siltfence.presentation.forms import StrictDateField, StrictDateTimeField
 
 
 class AppealForm(forms.Form):

@@ -48,15 +48,14 @@ from siltfence.apps.appeals.models import (
 from siltfence.apps.appeals.services import (
     DecisionTerms,
     _audit,
-    _text,
     decision_apply,
     decision_terms,
     hearing_held_check,
     not_decided_check,
 )
 from siltfence.apps.enforcement.models import EnforcementCase
-from siltfence.apps.enforcement.services import ActionRefused
-from siltfence.apps.permits.services.common import _ordinance
+from siltfence.apps.enforcement.services import ActionRefused, clean_text
+from siltfence.apps.permits.services.common import village_ordinance
 from siltfence.core.board.rule import REVERSING, board_of
 from siltfence.core.board.sitting import (
     ALTERNATES,
@@ -197,7 +196,7 @@ def hearing_record(
     the board has a quorum are counted from the village's data, and kept with the roll. A
     sitting without a quorum is recorded too (the minutes show it) and decides nothing."""
     appeal = Appeal.objects.get(pk=appeal.pk)  # the hearing as set now
-    ordinance = _ordinance(appeal.village_id)
+    ordinance = village_ordinance(appeal.village_id)
     _recorder_check(user, appeal, ordinance)
     rule = ordinance.board
     body = ordinance.appeals_body["title"]
@@ -354,7 +353,7 @@ def motion_vote(
     motion carries on a tie. A carried motion decides the appeal (``decision_apply``); a
     failed one changes nothing but the minutes."""
     appeal = hearing.appeal
-    ordinance = _ordinance(appeal.village_id)
+    ordinance = village_ordinance(appeal.village_id)
     _recorder_check(user, appeal, ordinance)
     now = now or timezone.now()
     if not hearing.has_quorum:
@@ -495,7 +494,7 @@ def appeal_close_not_reversed(
     quorum, voted on a motion to reverse, modify or grant and it failed: the decision
     appealed stands, for lack of the votes the village's rule needs. The written decision
     lists every motion and vote."""
-    ordinance = _ordinance(appeal.village_id)
+    ordinance = village_ordinance(appeal.village_id)
     _recorder_check(user, appeal, ordinance)
     now = now or timezone.now()
     motion = last_motion(appeal)
@@ -517,7 +516,7 @@ def appeal_close_not_reversed(
         )
     if at > now:
         raise ActionRefused(VOTED_LATER.format(at=_when(at, ordinance)), field="decided_at")
-    note = _text(note, "note", 2000)
+    note = clean_text(note, "note", 2000)
     reasons = motion.outcome + (f"\n{note}" if note else "")
     variance = appeal.kind == AppealKind.VARIANCE
     terms = DecisionTerms(

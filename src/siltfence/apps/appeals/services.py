@@ -27,9 +27,9 @@ from siltfence.apps.accounts.rules import is_applicant_of, is_board_member_of, i
 from siltfence.apps.appeals.models import Appeal, AppealKind, AppealStatus, Decision
 from siltfence.apps.audit.chain import change_record, event_record
 from siltfence.apps.enforcement.models import EnforcementAction, EnforcementCase
-from siltfence.apps.enforcement.services import ActionRefused, _retraction, _text
+from siltfence.apps.enforcement.services import ActionRefused, clean_text, order_retraction
 from siltfence.apps.permits.models import Application, Village
-from siltfence.apps.permits.services.common import _ordinance
+from siltfence.apps.permits.services.common import village_ordinance
 from siltfence.core.ordinance.model import Ordinance
 
 KIND_CHOICE = "kind: choose an appeal or a variance"
@@ -177,7 +177,7 @@ def appeal_file(
     """File an appeal of an order, decision or determination of the authority, or a
     request for a variance. Filed by the village's staff (a paper filing they enter) or
     by the permittee or applicant online, for their own permit or application."""
-    ordinance = _ordinance(village.id)
+    ordinance = village_ordinance(village.id)
     rule = ordinance.rules["appeals"]
     who = rule["who_may_appeal"]
     if standing not in who:
@@ -191,10 +191,10 @@ def appeal_file(
         )
     if kind not in AppealKind.values:
         raise ActionRefused(KIND_CHOICE, field="kind")
-    name = _text(appellant_name, "appellant", 200)
+    name = clean_text(appellant_name, "appellant", 200)
     if not name:
         raise ActionRefused(NAME_REQUIRED, field="appellant")
-    grounds = _text(grounds, "grounds", 10000)
+    grounds = clean_text(grounds, "grounds", 10000)
     if not grounds:
         raise ActionRefused(GROUNDS_REQUIRED, field="grounds")
     if kind == AppealKind.APPEAL and action is None and application is None:
@@ -274,7 +274,7 @@ def appeal_hearing_schedule(
     place: str = "",
 ) -> Appeal:
     """Set the hearing, with the notice given (by the board, or the village's staff for it)."""
-    ordinance = _ordinance(appeal.village_id)
+    ordinance = village_ordinance(appeal.village_id)
     if not (is_board_member_of(user, appeal) or is_staff_of(user, appeal)):
         raise ActionRefused(
             NOT_BOARD_OR_STAFF.format(
@@ -284,10 +284,10 @@ def appeal_hearing_schedule(
             ),
             field="village",
         )
-    notice_to = _text(notice_to, "notice to", 300)
+    notice_to = clean_text(notice_to, "notice to", 300)
     if not notice_to:
         raise ActionRefused(NOTICE_TO_REQUIRED, field="notice_to")
-    place = _text(place, "place", 200)
+    place = clean_text(place, "place", 200)
     zone = ordinance.time_zone
     hearing_day = timezone.localtime(hearing_at, _zone(zone)).date()
     if notice_given_on > hearing_day:
@@ -363,9 +363,12 @@ def _restored_period(
     """The board's decision restoring a revoked permit sets its last day: an extension by
     the board at the decision's moment, after its retraction of the revocation (decision 38).
     Call inside the case's lock, after the retraction."""
-    from siltfence.apps.documents.services import extension_letter_store, permit_document_store
     from siltfence.apps.permits.clocks import permit_expiry
     from siltfence.apps.permits.models import Permit, PermitExtension, TimelineEvent
+    from siltfence.apps.permits.services.letters import (
+        extension_letter_store,
+        permit_document_store,
+    )
 
     permit = Permit.objects.select_for_update().get(
         application_id=appeal.action.case.application_id
@@ -473,10 +476,10 @@ def decision_terms(
             DECISION_CHOICE.format(choices=", ".join(Decision(c).label.lower() for c in choices)),
             field="decision",
         )
-    reasons = _text(reasons, "reasons", 10000)
+    reasons = clean_text(reasons, "reasons", 10000)
     if not reasons:
         raise ActionRefused(REASONS_REQUIRED, field="reasons")
-    modification = _text(modification, "modification", 10000)
+    modification = clean_text(modification, "modification", 10000)
     if decision == Decision.MODIFY and not modification:
         raise ActionRefused(MODIFICATION_REQUIRED, field="modification")
     if retracts and decision != Decision.MODIFY:
@@ -494,7 +497,7 @@ def decision_terms(
         raise ActionRefused(RESTORED_UNTIL_ONLY, field="restored_until")
     if decision == Decision.GRANT:
         for test, words in VARIANCE_TESTS.items():
-            value = _text((findings or {}).get(test, ""), "findings", 5000)
+            value = clean_text((findings or {}).get(test, ""), "findings", 5000)
             if not value:
                 raise ActionRefused(
                     FINDING_REQUIRED.format(test=words, citation=rule["citation"]),
@@ -564,7 +567,7 @@ def decision_apply(
             locked.action.kind
         )
         if order is not None and _in_effect(locked_case, locked.action):
-            _retraction(
+            order_retraction(
                 locked_case,
                 actor=by,
                 at=at,

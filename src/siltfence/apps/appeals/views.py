@@ -26,18 +26,18 @@ from siltfence.apps.appeals.minutes import in_words, minutes_of
 from siltfence.apps.appeals.models import Hearing
 from siltfence.apps.appeals.selectors import appeals_visible_to, docket, hearing_days, hearings_on
 from siltfence.apps.documents.pdf import lines_to_pdf
-from siltfence.apps.enforcement.forms import first_error
 from siltfence.apps.enforcement.models import EnforcementAction
 from siltfence.apps.enforcement.selectors import (
     ATTORNEY_LETTERS,
     cases_visible_to,
     sees_internal_record,
 )
-from siltfence.apps.enforcement.views import _aware, said
+from siltfence.apps.enforcement.views import said
 from siltfence.apps.permits.models import Village
 from siltfence.apps.permits.selectors import applications_visible_to
 from siltfence.core.errors import SiltfenceError
 from siltfence.core.ordinance.loader import load
+from siltfence.presentation.forms import first_error, village_time
 
 
 @login_required
@@ -268,7 +268,7 @@ def appeal_hearing(request: HttpRequest, pk: int) -> HttpResponse:
         a.appeal_hearing_schedule(
             appeal=appeal,
             user=request.user,
-            hearing_at=_aware(data["hearing_at"], appeal.village_id),
+            hearing_at=village_time(data["hearing_at"], appeal.village_id),
             notice_given_on=data["notice_given_on"],
             notice_to=data["notice_to"],
             place=data["place"],
@@ -356,7 +356,7 @@ def appeal_vote(request: HttpRequest, pk: int) -> HttpResponse:
             kind=data["kind"],
             votes=form.votes(),
             reasons=data["reasons"],
-            at=_aware(data["voted_at"], appeal.village_id),
+            at=village_time(data["voted_at"], appeal.village_id),
             modification=data.get("modification", ""),
             findings={t: data.get(t, "") for t in a.VARIANCE_TESTS},
             retracts=bool(data.get("retracts")),
@@ -386,7 +386,7 @@ def appeal_close(request: HttpRequest, pk: int) -> HttpResponse:
         h.appeal_close_not_reversed(
             appeal=appeal,
             user=request.user,
-            at=_aware(form.cleaned_data["decided_at"], appeal.village_id),
+            at=village_time(form.cleaned_data["decided_at"], appeal.village_id),
             note=form.cleaned_data["note"],
         )
     except SiltfenceError as exc:

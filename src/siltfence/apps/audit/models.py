@@ -157,6 +157,17 @@ class AuditAction(models.TextChoices):
     APPEAL_DECISION_GENERATE = "appeal_decision_generate", "Appeal decision written"
 
 
+def action_words(name: str) -> str:
+    """An entry of the audit record in plain words, its action's label:
+    ``application_approve`` -> "Approved"."""
+    if name in AuditAction.values:
+        return str(AuditAction(name).label)
+    document = name.removesuffix("_generate")
+    if document != name:
+        return f"{document.replace('_', ' ').capitalize()} written"
+    return name.replace("_", " ").capitalize()
+
+
 class AuditEvent(models.Model):
     seq = models.BigIntegerField(unique=True)
     at = models.DateTimeField()

@@ -17,7 +17,7 @@ _REPLACEMENTS = {
 }
 
 
-def _latin1(text: str) -> str:
+def latin1(text: str) -> str:
     for wide, plain in _REPLACEMENTS.items():
         text = text.replace(wide, plain)
     return text.encode("latin-1", "replace").decode("latin-1")
@@ -25,7 +25,7 @@ def _latin1(text: str) -> str:
 
 def lines_to_pdf(lines: list[str], *, title: str) -> bytes:
     pdf = FPDF(format="Letter")
-    pdf.set_title(_latin1(title))
+    pdf.set_title(latin1(title))
     pdf.set_creator("siltfence")
     pdf.set_auto_page_break(auto=True, margin=18)
     pdf.add_page()
@@ -39,5 +39,5 @@ def lines_to_pdf(lines: list[str], *, title: str) -> bytes:
             pdf.set_font("Helvetica", "B", 11)
         else:
             pdf.set_font("Helvetica", "", 10)
-        pdf.multi_cell(0, 5.5, _latin1(line) or " ", new_x="LMARGIN", new_y="NEXT")
+        pdf.multi_cell(0, 5.5, latin1(line) or " ", new_x="LMARGIN", new_y="NEXT")
     return bytes(pdf.output())

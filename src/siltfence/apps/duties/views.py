@@ -20,6 +20,8 @@ from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import is_staff_of, village_ids
 from siltfence.apps.duties import charts
 from siltfence.apps.duties.models import PermitDuties
+from siltfence.apps.duties.rain_applied import rain_apply
+from siltfence.apps.duties.rain_events import LOOKBACK_DAYS
 from siltfence.apps.duties.selectors import (
     duties_due_by,
     last_recorded_days,
@@ -34,11 +36,9 @@ from siltfence.apps.duties.selectors import (
     stored_duties_of,
     sureties_expiring,
 )
-from siltfence.apps.duties.services import (
-    LOOKBACK_DAYS,
+from siltfence.apps.duties.services import due_moment
+from siltfence.apps.duties.stations import (
     NEAREST_WITHIN_KM,
-    due_moment,
-    rain_apply,
     site_rain_period,
     site_station_assign,
     site_station_pin,

@@ -24,7 +24,7 @@ from siltfence.apps.documents.addressees import (
     office_lines,
     village_holds_land,
 )
-from siltfence.apps.documents.pdf import _latin1, lines_to_pdf
+from siltfence.apps.documents.pdf import latin1, lines_to_pdf
 from siltfence.core.ordinance.loader import load
 from siltfence.core.ordinance.model import Ordinance
 
@@ -596,7 +596,7 @@ def proof_of_service_lines(*, document: Any) -> list[str]:
 def placard_pdf(lines: list[str], *, title: str) -> bytes:
     """The placard in large print, for posting on the site."""
     pdf = FPDF(format="Letter")
-    pdf.set_title(_latin1(title))
+    pdf.set_title(latin1(title))
     pdf.set_creator("siltfence")
     pdf.set_auto_page_break(auto=True, margin=14)
     pdf.add_page()
@@ -604,16 +604,16 @@ def placard_pdf(lines: list[str], *, title: str) -> bytes:
     for index, line in enumerate(lines):
         if index == 0:
             pdf.set_font("Helvetica", "B", 44)
-            pdf.multi_cell(0, 20, _latin1(line), align="C", new_x="LMARGIN", new_y="NEXT")
+            pdf.multi_cell(0, 20, latin1(line), align="C", new_x="LMARGIN", new_y="NEXT")
         elif index == 1:
             pdf.set_font("Helvetica", "B", 22)
-            pdf.multi_cell(0, 11, _latin1(line), align="C", new_x="LMARGIN", new_y="NEXT")
+            pdf.multi_cell(0, 11, latin1(line), align="C", new_x="LMARGIN", new_y="NEXT")
         elif line.isupper() and line:
             pdf.set_font("Helvetica", "B", 16)
-            pdf.multi_cell(0, 8, _latin1(line), new_x="LMARGIN", new_y="NEXT")
+            pdf.multi_cell(0, 8, latin1(line), new_x="LMARGIN", new_y="NEXT")
         else:
             pdf.set_font("Helvetica", "", 13)
-            pdf.multi_cell(0, 6.5, _latin1(line) or " ", new_x="LMARGIN", new_y="NEXT")
+            pdf.multi_cell(0, 6.5, latin1(line) or " ", new_x="LMARGIN", new_y="NEXT")
     return bytes(pdf.output())
 
 

@@ -2,53 +2,16 @@
 
 from __future__ import annotations
 
-import datetime
 from typing import Any
 
 from django import forms
 
 from siltfence.apps.enforcement.models import CostCategory, PartyRole, ServiceMethod
-from siltfence.core.dates import DateRefused, read_date, read_date_or_datetime
-
-DATE = forms.DateInput(attrs={"type": "date"})
-DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"})
+from siltfence.presentation.forms import StrictDateField, StrictDateTimeField
 
 
 class MultipleFileInput(forms.ClearableFileInput):
     allow_multiple_selected = True
-
-
-class StrictDateField(forms.CharField):
-    """A date typed as YYYY-MM-DD exactly (the core's strict reader)."""
-
-    widget = DATE
-
-    def to_python(self, value: Any) -> datetime.date | None:  # type: ignore[override]
-        text = super().to_python(value)
-        if not text:
-            return None
-        try:
-            return read_date(text)
-        except DateRefused as exc:
-            raise forms.ValidationError(str(exc)) from None
-
-
-class StrictDateTimeField(forms.CharField):
-    """A date and time typed as YYYY-MM-DDTHH:MM (local to the village)."""
-
-    widget = DATETIME
-
-    def to_python(self, value: Any) -> datetime.datetime | None:  # type: ignore[override]
-        text = super().to_python(value)
-        if not text:
-            return None
-        try:
-            read, has_time = read_date_or_datetime(text)
-        except DateRefused as exc:
-            raise forms.ValidationError(str(exc)) from None
-        if not has_time or not isinstance(read, datetime.datetime):
-            raise forms.ValidationError("give a date and a time, e.g. 2026-07-01T10:30")
-        return read
 
 
 class LocationMixin(forms.Form):
@@ -276,11 +239,3 @@ class ForfeitureForm(forms.Form):
     per_day_min = forms.CharField(max_length=20, label="Smallest forfeiture a day ($)")
     per_day_max = forms.CharField(max_length=20, label="Largest forfeiture a day ($)")
     authority = forms.CharField(max_length=200, label="Set by (code section or resolution)")
-
-
-def first_error(form: forms.Form) -> str:
-    """The first error of a form as "Label: message"."""
-    for name, errors in form.errors.items():
-        label = form.fields[name].label if name in form.fields else "Form"
-        return f"{label}: {errors[0]}"
-    return "The form has an error"

@@ -18,11 +18,6 @@ class OutboxConfig(AppConfig):
 
     def ready(self) -> None:
         from django.conf import settings
-        from django.db.models.signals import post_save
 
-        from siltfence.apps.audit.models import AuditEvent
-        from siltfence.apps.outbox.notices import on_audit_event
-
-        post_save.connect(on_audit_event, sender=AuditEvent, dispatch_uid="outbox-notices")
         if getattr(settings, "PRODUCTION", False) and settings.SILTFENCE_EMAIL == "console":
             logging.getLogger("siltfence.outbox").warning(CONSOLE_EMAIL_WARNING)

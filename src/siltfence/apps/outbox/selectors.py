@@ -22,13 +22,3 @@ def messages_about_permit(user: Any, permit: Any) -> list[Message]:
 def messages_about_case(user: Any, case: Any) -> list[Message]:
     """The emails that told of the case's steps, newest first, for its village's staff."""
     return list(messages_visible_to(user).filter(case=case)[:50])
-
-
-def notice_choices(user: Any) -> list[dict[str, Any]]:
-    """The kinds of notice a person may turn off, each with whether they receive it."""
-    from siltfence.apps.outbox.models import NoticePreference
-    from siltfence.apps.outbox.notices import GROUPS
-
-    found = NoticePreference.objects.filter(user=user).first()
-    off = set(found.off) if found else set()
-    return [{"name": g, "label": label, "on": g not in off} for g, label in GROUPS.items()]

@@ -215,21 +215,3 @@ def message_send_again(*, staff: Any, message_id: int) -> Message:
         _wake_after_commit()
     message.refresh_from_db()
     return message
-
-
-def notice_preference_set(*, user: Any, receive: list[str]) -> None:
-    """Which kinds of notice ``user`` receives (``notices.GROUPS``); the rest are turned off.
-    A notice the chapter requires in writing is sent whatever is chosen."""
-    from siltfence.apps.outbox.models import NoticePreference
-    from siltfence.apps.outbox.notices import GROUPS
-
-    unknown = [g for g in receive if g not in GROUPS]
-    if unknown:
-        raise ActionRefused(
-            f"notices: {str(unknown[0])[:40]!r} is not a kind of email; choose among "
-            + ", ".join(GROUPS),
-            field="notices",
-        )
-    NoticePreference.objects.update_or_create(
-        user=user, defaults={"off": sorted(g for g in GROUPS if g not in receive)}
-    )

@@ -7,5 +7,4 @@ app_name = "outbox"
 urlpatterns = [
     path("staff/emails/", views.message_list, name="messages"),
     path("staff/emails/<int:pk>/send-again", views.message_again, name="send-again"),
-    path("reminders/emails", views.notices_choose, name="notices"),
 ]

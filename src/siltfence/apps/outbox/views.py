@@ -15,7 +15,7 @@ from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import village_ids
 from siltfence.apps.outbox.models import MessageStatus
 from siltfence.apps.outbox.selectors import messages_visible_to
-from siltfence.apps.outbox.services import message_send_again, notice_preference_set
+from siltfence.apps.outbox.services import message_send_again
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.presentation.paging import page_of, paging
 
@@ -71,18 +71,3 @@ def message_again(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         flash.success(request, f"The email to {message.to_address} will be sent again now.")
     return redirect("outbox:messages")
-
-
-@login_required
-@require_POST
-def notices_choose(request: HttpRequest) -> HttpResponse:
-    """The emails about applications, permits and appeals a person chose to receive."""
-    try:
-        notice_preference_set(
-            user=request.user, receive=[str(g)[:40] for g in request.POST.getlist("notices")[:10]]
-        )
-    except ActionRefused as refused:
-        flash.error(request, str(refused))
-    else:
-        flash.success(request, "Saved: the emails you get.")
-    return redirect("reminders:settings")

@@ -2,8 +2,27 @@
 with the field it is about. Tests name these constants."""
 
 from siltfence.apps.permits.errors import ActionRefused
+from siltfence.apps.permits.fee_terms import (
+    AMOUNT,
+    AMOUNT_OR_NOTHING,
+    AREA_INCLUDED,
+    AREA_INCLUDED_WITHOUT_AMOUNT,
+    AREA_UNIT,
+    AREA_UNIT_WITHOUT_AMOUNT,
+)
 
-__all__ = ["ActionRefused", "RecordKept"]
+# The sentences refusing an amount or a fee schedule's terms are permits' (its fee schedule
+# reads money as payments does); they are named here too, beside the others.
+__all__ = [
+    "AMOUNT",
+    "AMOUNT_OR_NOTHING",
+    "AREA_INCLUDED",
+    "AREA_INCLUDED_WITHOUT_AMOUNT",
+    "AREA_UNIT",
+    "AREA_UNIT_WITHOUT_AMOUNT",
+    "ActionRefused",
+    "RecordKept",
+]
 
 
 class RecordKept(ActionRefused):
@@ -13,26 +32,6 @@ class RecordKept(ActionRefused):
 RECORD_KEPT = (
     "record: payments and corrections are never deleted; correct an entry with a new one, "
     "giving the reason"
-)
-AMOUNT = (
-    "{field}: give an amount in dollars with the digits 0-9 and at most two decimals "
-    "(like 150 or 1,250.00), more than $0.00 and at most $1,000,000.00"
-)
-AMOUNT_OR_NOTHING = (
-    "{field}: give an amount in dollars with the digits 0-9 and at most two decimals "
-    "(like 150 or 1,250.00), from $0.00 to $1,000,000.00"
-)
-AREA_INCLUDED = (
-    "area_included: give the area the base amount covers as a number with the digits 0-9, "
-    "from 0 to 1,000,000"
-)
-AREA_INCLUDED_WITHOUT_AMOUNT = (
-    "area_included: the area the base amount covers goes with an amount per area; give that "
-    "amount and its unit, or leave this empty"
-)
-AREA_UNIT = "area_unit: an amount per area needs its unit: per acre or per 1,000 sq ft"
-AREA_UNIT_WITHOUT_AMOUNT = (
-    "per_area_amount: give the amount per {unit}, or leave the unit empty for no amount by area"
 )
 METHOD = "method: choose cash, check, card or bank transfer"
 CHECK_NUMBER_REQUIRED = "check_number: a payment by check needs the check's number"

@@ -9,10 +9,10 @@ from typing import Any
 
 from django import forms
 
-from siltfence.apps.enforcement.forms import StrictDateField
 from siltfence.apps.payments.errors import ActionRefused
 from siltfence.apps.payments.models import MAX_CHECK_NUMBER, MAX_PAYER, MAX_REASON, PaymentMethod
 from siltfence.apps.permits.models import FeeAreaUnit
+from siltfence.presentation.forms import StrictDateField
 
 METHODS = [("", "Choose how it was paid"), *PaymentMethod.choices]
 
@@ -184,7 +184,7 @@ class FeeScheduleForm(_Reads):
     authority = forms.CharField(max_length=200, label="Set by (resolution or board action)")
 
     def clean(self) -> dict[str, Any]:
-        from siltfence.apps.payments.services import area_read, fee_terms_read
+        from siltfence.apps.permits.fee_terms import area_read, fee_terms_read
 
         data = super().clean()
         if self.errors:

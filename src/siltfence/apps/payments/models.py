@@ -8,7 +8,6 @@ corrected count in a total. The database holds the invariants as constraints too
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any, NoReturn
 
 from django.conf import settings
@@ -17,8 +16,10 @@ from django.db.models import Q
 
 from siltfence.apps.payments.errors import RECORD_KEPT, RecordKept
 
-# The largest amount of money one entry may hold: a fee, a payment or a corrected cost.
-MAX_MONEY = Decimal("1000000.00")
+# MAX_MONEY, the largest amount of money one entry may hold (a fee, a payment or a corrected
+# cost), is permits': its fee schedule reads amounts to the same bound.
+from siltfence.apps.permits.fee_terms import MAX_MONEY as MAX_MONEY
+
 # The longest reason given for a correction, and the longest check number.
 MAX_REASON = 500
 MAX_CHECK_NUMBER = 20

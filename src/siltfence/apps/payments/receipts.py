@@ -12,10 +12,10 @@ from zoneinfo import ZoneInfo
 from django.utils import timezone
 
 from siltfence.apps.documents.pdf import lines_to_pdf
-from siltfence.apps.payments.fees import money
 from siltfence.apps.payments.models import Payment, PaymentPurpose
 from siltfence.apps.payments.selectors import fee_paid_total, invoice_paid_total
 from siltfence.apps.payments.services import cost_citation, fee_citation
+from siltfence.core.fees import money
 from siltfence.core.ordinance.loader import load
 
 

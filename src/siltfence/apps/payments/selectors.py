@@ -12,8 +12,8 @@ from django.db.models import Q, QuerySet, Sum
 
 from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import village_ids
-from siltfence.apps.payments.fees import FeeComputed, schedule_fee
 from siltfence.apps.payments.models import FeeCorrection, Payment, PaymentPurpose
+from siltfence.core.fees import FeeComputed, schedule_fee
 
 ZERO = Decimal("0.00")
 

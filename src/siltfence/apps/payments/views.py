@@ -15,7 +15,6 @@ from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_GET, require_POST
 
 from siltfence.apps.accounts.rules import is_staff_of
-from siltfence.apps.enforcement.forms import first_error
 from siltfence.apps.enforcement.models import WorkCost
 from siltfence.apps.enforcement.selectors import cases_visible_to
 from siltfence.apps.payments import services
@@ -30,6 +29,7 @@ from siltfence.apps.payments.selectors import payments_visible_to
 from siltfence.apps.permits.models import Village
 from siltfence.apps.permits.selectors import applications_visible_to
 from siltfence.core.errors import SiltfenceError
+from siltfence.presentation.forms import first_error
 from siltfence.presentation.wording import plain
 
 STAFF_ONLY = "Only the village's administering authority corrects its books."

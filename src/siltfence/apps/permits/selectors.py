@@ -9,7 +9,9 @@ from django.db.models import Exists, F, OuterRef, Q, QuerySet
 
 from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import village_ids
+from siltfence.apps.permits.books import books
 from siltfence.apps.permits.models import Application, ApplicationStatus, FeeSchedule, Permit
+from siltfence.core.fees import SQ_FT, schedule_fee
 
 
 def applications_visible_to(user: Any) -> QuerySet[Application]:
@@ -69,9 +71,6 @@ def drafts_awaiting_fee(
     ``services.application_fee_due`` has it for a draft: from the schedule and the draft's
     disturbed area, or as staff corrected it), and how many there are. Each with what the
     list shows: its number, start, applicant's name, site and village."""
-    from siltfence.apps.payments.fees import SQ_FT, schedule_fee
-    from siltfence.apps.payments.models import FeeCorrection
-
     in_force: dict[str, Any] = {}
     staff_of = village_ids(user, Role.STAFF)
     for fee in FeeSchedule.objects.filter(village_id__in=staff_of, effective_from__lte=on).order_by(
@@ -87,7 +86,7 @@ def drafts_awaiting_fee(
         elif fee.per_area_amount:
             covered = fee.area_included * SQ_FT[fee.area_unit]
             owing |= Q(village_id=village, facts__disturbed_area__gt=float(covered))
-    corrected = Exists(FeeCorrection.objects.filter(application=OuterRef("pk")))
+    corrected = Exists(books().fee_corrections().filter(application=OuterRef("pk")))
     drafts = (
         Application.objects.filter(
             village_id__in=staff_of, status=ApplicationStatus.DRAFT, fee_paid_on__isnull=True

@@ -4,9 +4,9 @@ its days by hand, one day at a time, from the gauge's own log.
 A gauge is a station like NOAA's (``Station``, with ``village`` set): a site reads its rain
 there when it is the nearest station with a record (``duties.site_station_assign``), or
 when staff choose it for the site. A day entered by hand goes into the same rain record as
-an imported one (``duties.rain_days_record``, on the audit record with who entered it and,
-for a correction, why), and shows on the permits at once, as an import does
-(``duties.rain_apply``).
+an imported one (``rain.days.rain_days_record``, on the audit record with who entered it
+and, for a correction, why), and shows on the permits at once, as an import does
+(``rain.signals.rain_recorded``, which ``duties.rain_applied.rain_apply`` answers).
 
 The bounds (why: decision 41): a gauge stands in Wisconsin; a day is entered once it has
 fallen (not after today on the village's clock) and at most ``YEARS_BACK`` years back; a
@@ -27,7 +27,9 @@ from django.db import IntegrityError, transaction
 from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import village_ids
 from siltfence.apps.permits.errors import ActionRefused
+from siltfence.apps.rain.days import rain_days_record
 from siltfence.apps.rain.models import RainDay, Station
+from siltfence.apps.rain.signals import rain_recorded_send
 from siltfence.core.rain.readings import tenths_of
 
 # Wisconsin's extent in decimal degrees (WGS 84), rounded outward to the hundredth: from
@@ -234,8 +236,6 @@ def rain_gauge_reading_record(
     ``reason`` (a correction, on the audit record with its amount before and after). Only
     the staff of the gauge's village may. Refused with the field named, nothing written.
     Once written, the rain shows on the permits whose sites read this gauge."""
-    from siltfence.apps.duties.services import rain_apply, rain_days_record
-
     gauge = Station.objects.filter(pk=str(station_id)[:40], village__isnull=False).first()
     if gauge is None:
         raise ActionRefused(
@@ -279,7 +279,7 @@ def rain_gauge_reading_record(
             actor=actor,
             reason=why if before is not None else SOURCE,
         )
-    applied = rain_apply(stations=[gauge.pk], first=day, last=day).says()
+    applied = rain_recorded_send(stations=[gauge.pk], first=day, last=day)
     return GaugeReading(station=gauge, day=day, tenths=tenths, before=before, applied=applied)
 
 

@@ -44,6 +44,7 @@ from siltfence.apps.rain.services import (
     rain_file_import,
     rain_file_recognise,
 )
+from siltfence.apps.rain.signals import rain_recorded_send
 from siltfence.core.errors import SiltfenceError
 from siltfence.core.rain.lines import GZIP_MAGIC
 from siltfence.core.rain.record import MAX_STATIONS
@@ -127,13 +128,11 @@ def rain_upload_import(
 def _applied(result: ImportResult, name: str) -> ImportResult:
     """The import's result, named as uploaded, with what its new rain changed on the
     permits (written onto them now, not at the next morning's sweep)."""
-    from siltfence.apps.duties.services import rain_apply
-
     result.file = name[:80]
     if result.first_changed is not None and result.last_changed is not None:
-        result.applied = rain_apply(
+        result.applied = rain_recorded_send(
             stations=list(result.stations), first=result.first_changed, last=result.last_changed
-        ).says()
+        )
     return result
 
 

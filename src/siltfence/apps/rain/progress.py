@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from siltfence.apps.rain.services import ImportResult, rain_file_import
+from siltfence.apps.rain.signals import rain_recorded_send
 
 
 def import_with_progress(
@@ -54,11 +55,9 @@ def import_with_progress(
             )
         console.print(result.says(), soft_wrap=True)
         if result.first_changed is not None and result.last_changed is not None:
-            from siltfence.apps.duties.services import rain_apply
-
-            result.applied = rain_apply(
+            result.applied = rain_recorded_send(
                 stations=list(result.stations), first=result.first_changed, last=result.last_changed
-            ).says()
+            )
             console.print(f"On the permits: {result.applied}", soft_wrap=True)
         results.append(result)
     return results

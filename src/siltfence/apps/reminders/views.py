@@ -8,7 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from siltfence.apps.outbox.selectors import notice_choices
+from siltfence.apps.notices.selectors import notice_choices
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.selectors import permits_visible_to
 from siltfence.apps.reminders.selectors import (

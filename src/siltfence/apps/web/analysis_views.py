@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
 from siltfence.apps.permits.models import Application, Village
-from siltfence.apps.web.staff_views import _staff_only
+from siltfence.apps.web.staff_views import staff_only
 from siltfence.core.analysis import (
     Report,
     columns_from_records,
@@ -85,7 +85,7 @@ def _past_projects(village: Village) -> Any:
 @require_http_methods(["GET", "POST"])
 def amendment(request: Any, village: str) -> Any:
     place = get_object_or_404(Village, pk=village)
-    _staff_only(request, place)
+    staff_only(request, place)
     ordinance = load(place.id)
     today = timezone.localdate()
     thresholds = _thresholds(ordinance, today)

@@ -11,10 +11,10 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
-from siltfence.apps.enforcement.forms import StrictDateField
 from siltfence.apps.payments.forms import FeeForm as FeeForm
 from siltfence.apps.payments.forms import FeeScheduleForm as FeeScheduleForm
 from siltfence.apps.permits.models import DocumentKind, SuretyKind
+from siltfence.presentation.forms import StrictDateField
 
 # Every date on these forms is read as YYYY-MM-DD exactly (what a date input sends), by the
 # core's strict reader: never 06/01/26, 20260601 or the week date 2026-W22-1.

@@ -15,7 +15,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from siltfence.apps.accounts.models import Role, village_today
+from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import village_ids
 from siltfence.apps.payments.models import Payment, PaymentPurpose
 from siltfence.apps.payments.selectors import payments_received
@@ -31,6 +31,7 @@ from siltfence.presentation.tables import (
     village_choices,
     wants_csv,
 )
+from siltfence.presentation.today import village_today
 
 NOT_STAFF = "The payments received are for the village's staff."
 FIRST_YEAR = 1990

@@ -6,11 +6,14 @@ from siltfence.apps.web import (
     analysis_views,
     design_views,
     document_views,
+    official_home_views,
     payments_views,
     portal_views,
     sign_in_views,
+    staff_permit_views,
     staff_views,
     views,
+    village_settings_views,
 )
 
 app_name = "web"
@@ -111,26 +114,32 @@ urlpatterns = [
         staff_views.surety_receive,
         name="staff-surety-receive",
     ),
-    path("staff/permits/", staff_views.permits, name="staff-permits"),
+    path("staff/permits/", staff_permit_views.permits, name="staff-permits"),
     path("staff/payments/", payments_views.payments, name="staff-payments"),
-    path("inspections/", staff_views.inspector_home, name="inspector-home"),
-    path("appeals/", staff_views.appeals_home, name="appeals-home"),
-    path("permits/<int:pk>/", staff_views.permit_detail, name="permit"),
-    path("permits/<int:pk>/extend", staff_views.permit_extend, name="permit-extend"),
-    path("permits/<int:pk>/close", staff_views.permit_close, name="permit-close"),
-    path("permits/<int:pk>/surety", staff_views.permit_surety, name="permit-surety"),
+    path("inspections/", official_home_views.inspector_home, name="inspector-home"),
+    path("appeals/", official_home_views.appeals_home, name="appeals-home"),
+    path("permits/<int:pk>/", staff_permit_views.permit_detail, name="permit"),
+    path("permits/<int:pk>/extend", staff_permit_views.permit_extend, name="permit-extend"),
+    path("permits/<int:pk>/close", staff_permit_views.permit_close, name="permit-close"),
+    path("permits/<int:pk>/surety", staff_permit_views.permit_surety, name="permit-surety"),
     path(
         "permits/<int:pk>/sureties/<int:surety_pk>",
-        staff_views.surety_move,
+        staff_permit_views.surety_move,
         name="permit-surety-move",
     ),
-    path("permits/<int:pk>/amendments", staff_views.amendment_request, name="permit-amendment"),
+    path(
+        "permits/<int:pk>/amendments", staff_permit_views.amendment_request, name="permit-amendment"
+    ),
     path(
         "permits/<int:pk>/amendments/<int:amendment_pk>/decide",
-        staff_views.amendment_decide,
+        staff_permit_views.amendment_decide,
         name="permit-amendment-decide",
     ),
-    path("staff/villages/<slug:village>/", staff_views.village_settings, name="village-settings"),
+    path(
+        "staff/villages/<slug:village>/",
+        village_settings_views.village_settings,
+        name="village-settings",
+    ),
     path(
         "staff/villages/<slug:village>/amendment",
         analysis_views.amendment,
@@ -138,10 +147,12 @@ urlpatterns = [
     ),
     path(
         "staff/villages/<slug:village>/closures",
-        staff_views.village_closure,
+        village_settings_views.village_closure,
         name="village-closure",
     ),
-    path("staff/villages/<slug:village>/fees", staff_views.village_fee, name="village-fee"),
+    path(
+        "staff/villages/<slug:village>/fees", village_settings_views.village_fee, name="village-fee"
+    ),
     path(
         "staff/villages/<slug:village>/sign-in-codes",
         sign_in_views.village_sign_in,

@@ -16,7 +16,7 @@ from django.shortcuts import render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
-from siltfence.apps.accounts.models import Role, village_today
+from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import village_ids
 from siltfence.apps.enforcement.register import bar_chart
 from siltfence.apps.permits.models import Village
@@ -29,6 +29,7 @@ from siltfence.apps.yearreport.selectors import (
     year_report,
 )
 from siltfence.presentation.tables import not_a_formula
+from siltfence.presentation.today import village_today
 
 NOT_STAFF = "The year-end report is for the village's staff."
 YEAR_DIGITS = re.compile(r"[0-9]{4}")

@@ -17,7 +17,7 @@ YEARS = range(1991, 2021)
 @register.inclusion_tag("duties/_outlook.html")
 def season_outlook(application: Any) -> dict[str, Any]:
     from siltfence.apps.duties.models import SiteStation
-    from siltfence.apps.duties.services import _core_station, site_point
+    from siltfence.apps.duties.stations import core_station, site_point
     from siltfence.apps.plans.models import ControlPlan
     from siltfence.apps.rain.models import RainDay, Station
     from siltfence.core.errors import SiltfenceError
@@ -52,7 +52,7 @@ def season_outlook(application: Any) -> dict[str, Any]:
     else:
         latitude, longitude, _ = site_point(application.site)
         located = list(Station.objects.filter(latitude__isnull=False, longitude__isnull=False))
-        pick = nearest(latitude, longitude, [_core_station(s) for s in located])
+        pick = nearest(latitude, longitude, [core_station(s) for s in located])
         if pick is None:
             return {"state": "no-station"}
         station = next(s for s in located if s.id == pick[0].id)

@@ -30,12 +30,11 @@ from siltfence.apps.enforcement.services.common import (
     amount_read,
     event_add,
 )
-from siltfence.apps.enforcement.services.common import _text as _text
+from siltfence.apps.enforcement.services.common import clean_text as clean_text
 from siltfence.apps.enforcement.services.forfeitures import (
     forfeiture_schedule_set,
     prosecution_refer,
 )
-from siltfence.apps.enforcement.services.orders import _retraction as _retraction
 from siltfence.apps.enforcement.services.orders import (
     cease_and_desist_refer,
     compliance_record,
@@ -45,6 +44,7 @@ from siltfence.apps.enforcement.services.orders import (
     permit_revoke,
     stop_work_order_post,
 )
+from siltfence.apps.enforcement.services.orders import order_retraction as order_retraction
 from siltfence.apps.enforcement.services.serving import (
     ANCHORS,
     KIND_TITLES,

@@ -15,7 +15,7 @@ from siltfence.apps.enforcement import errors
 from siltfence.apps.enforcement.errors import ActionRefused
 from siltfence.apps.enforcement.models import CaseEvent, EnforcementAction, EnforcementCase
 from siltfence.apps.permits.models import Permit, TimelineEvent, Village
-from siltfence.apps.permits.services.common import _ordinance, _zone
+from siltfence.apps.permits.services.common import village_ordinance, village_zone
 from siltfence.core.ordinance.model import Ordinance
 
 MAX_DESCRIPTION = 5000
@@ -23,10 +23,10 @@ MAX_TEXT = 300
 
 
 def _local_day(ordinance: Ordinance, at: datetime.datetime) -> datetime.date:
-    return timezone.localtime(at, _zone(ordinance)).date()
+    return timezone.localtime(at, village_zone(ordinance)).date()
 
 
-def _text(value: str, field: str, limit: int = MAX_TEXT) -> str:
+def clean_text(value: str, field: str, limit: int = MAX_TEXT) -> str:
     value = (value or "").strip()
     if len(value) > limit:
         raise ActionRefused(errors.TEXT_TOO_LONG.format(field=field, limit=limit), field=field)
@@ -65,7 +65,7 @@ def event_add(
     return CaseEvent.objects.create(case=case, type=type, at=at, fields=fields or {})
 
 
-def _audit(
+def case_audit(
     case: EnforcementCase,
     *,
     actor: Any,
@@ -88,7 +88,7 @@ def _audit(
     )
 
 
-def _lock(case: EnforcementCase) -> EnforcementCase:
+def case_lock(case: EnforcementCase) -> EnforcementCase:
     return EnforcementCase.objects.select_for_update().get(pk=case.pk)
 
 
@@ -109,7 +109,7 @@ def _has_permit(case: EnforcementCase, at: datetime.datetime) -> Permit | None:
     if case.application_id is None:
         return None
     permit = Permit.objects.filter(application_id=case.application_id).first()
-    if permit is None or permit.issued_on > _local_day(_ordinance(case.village_id), at):
+    if permit is None or permit.issued_on > _local_day(village_ordinance(case.village_id), at):
         return None
     return permit
 
@@ -123,7 +123,7 @@ def _permit_in_force(case: EnforcementCase, at: datetime.datetime) -> Permit | N
     permit = _has_permit(case, at)
     if permit is None or permit.status != PermitStatus.ACTIVE:
         return None
-    if _local_day(_ordinance(case.village_id), at) > permit.expires_on:
+    if _local_day(village_ordinance(case.village_id), at) > permit.expires_on:
         return None
     return permit
 

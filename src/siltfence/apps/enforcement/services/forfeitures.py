@@ -16,16 +16,16 @@ from siltfence.apps.enforcement.models import ActionKind, EnforcementAction, Enf
 from siltfence.apps.enforcement.services.common import (
     MAX_DESCRIPTION,
     _action_create,
-    _audit,
     _document,
-    _lock,
     _not_future,
-    _text,
     amount_read,
+    case_audit,
+    case_lock,
+    clean_text,
 )
 from siltfence.apps.enforcement.services.violations import _found_violation
 from siltfence.apps.permits.models import Village
-from siltfence.apps.permits.services.common import _ordinance, _require_staff
+from siltfence.apps.permits.services.common import require_staff, village_ordinance
 
 
 def prosecution_refer(
@@ -36,11 +36,11 @@ def prosecution_refer(
     from siltfence.apps.enforcement.selectors import forfeiture_summary
 
     _not_future(at)
-    ordinance = _ordinance(case.village_id)
-    _require_staff(staff, case, ordinance)
-    note = _text(note, "note", MAX_DESCRIPTION)
+    ordinance = village_ordinance(case.village_id)
+    require_staff(staff, case, ordinance)
+    note = clean_text(note, "note", MAX_DESCRIPTION)
     with transaction.atomic():
-        locked = _lock(case)
+        locked = case_lock(case)
         _found_violation(locked)
         summary = forfeiture_summary(locked, at) or {}
         citation = ordinance.rules["enforcement"]["forfeiture"]["citation"]
@@ -69,7 +69,7 @@ def prosecution_refer(
             },
             note=note,
         )
-        _audit(
+        case_audit(
             locked, actor=staff, action="prosecution_refer", citation=citation, after=action.details
         )
         _document(locked, action, "prosecution_referral")
@@ -89,8 +89,8 @@ def forfeiture_schedule_set(
     § 1-3), in force from a date. Refused where the chapter sets the amounts itself."""
     from siltfence.apps.enforcement.models import ForfeitureSchedule
 
-    ordinance = _ordinance(village)
-    _require_staff(staff, village, ordinance)
+    ordinance = village_ordinance(village)
+    require_staff(staff, village, ordinance)
     rule = ordinance.rules["enforcement"]["forfeiture"]
     low = ordinance.parameter(rule["min"], effective_from)
     high = ordinance.parameter(rule["max"], effective_from)
@@ -108,7 +108,7 @@ def forfeiture_schedule_set(
         raise ActionRefused(errors.FORFEITURE_INVALID, field="per_day") from None
     if largest < smallest:
         raise ActionRefused(errors.FORFEITURE_INVALID, field="per_day")
-    authority = _text(authority, "authority", 200)
+    authority = clean_text(authority, "authority", 200)
     if not authority:
         raise ActionRefused(errors.AUTHORITY_REQUIRED, field="authority")
     with transaction.atomic():

@@ -16,21 +16,21 @@ from siltfence.apps.enforcement.models import ActionKind, EnforcementAction, Enf
 from siltfence.apps.enforcement.services.common import (
     MAX_DESCRIPTION,
     _action_create,
-    _audit,
     _document,
     _local_day,
-    _lock,
     _no_permit_why,
     _not_future,
     _permit_in_force,
-    _text,
+    case_audit,
+    case_lock,
+    clean_text,
     event_add,
 )
 from siltfence.apps.enforcement.services.serving import served_on_taking
 from siltfence.apps.enforcement.services.steps import _lawful_step
 from siltfence.apps.enforcement.services.violations import _found_violation
 from siltfence.apps.permits.models import Permit
-from siltfence.apps.permits.services.common import _ordinance, _require_staff
+from siltfence.apps.permits.services.common import require_staff, village_ordinance
 
 
 def stop_work_order_post(
@@ -44,8 +44,8 @@ def stop_work_order_post(
     """Post a stop-work order on the site (§ 413-10A, § 135-11A), on the grounds the chapter
     lists, at a date and time; the site placard is made with it."""
     _not_future(at)
-    ordinance = _ordinance(case.village_id)
-    _require_staff(staff, case, ordinance)
+    ordinance = village_ordinance(case.village_id)
+    require_staff(staff, case, ordinance)
     rule = ordinance.rules["enforcement"]["stop_work_order"]
     by_id = {g["id"]: g for g in rule["grounds"]}
     citations = ", ".join(g["citation"] for g in rule["grounds"])
@@ -58,9 +58,9 @@ def stop_work_order_post(
                 errors.GROUNDS_UNKNOWN.format(ground=repr(str(ground)[:40]), citations=citations),
                 field="grounds",
             )
-    note = _text(note, "note", MAX_DESCRIPTION)
+    note = clean_text(note, "note", MAX_DESCRIPTION)
     with transaction.atomic():
-        locked = _lock(case)
+        locked = case_lock(case)
         from siltfence.apps.enforcement.selectors import open_stop_work_order
 
         current = open_stop_work_order(locked)
@@ -112,7 +112,7 @@ def stop_work_order_post(
             fields={"id": ident, "counts_from_service": True},
         )
         event_add(locked, type="served", at=at, fields={"of": ident, "method": "posted_on_site"})
-        _audit(
+        case_audit(
             locked,
             actor=staff,
             action="stop_work_order_post",
@@ -130,11 +130,11 @@ def compliance_record(
 ) -> EnforcementAction:
     """The site complies with the stop-work order: the order ends."""
     _not_future(at)
-    ordinance = _ordinance(case.village_id)
-    _require_staff(staff, case, ordinance)
-    note = _text(note, "note", MAX_DESCRIPTION)
+    ordinance = village_ordinance(case.village_id)
+    require_staff(staff, case, ordinance)
+    note = clean_text(note, "note", MAX_DESCRIPTION)
     with transaction.atomic():
-        locked = _lock(case)
+        locked = case_lock(case)
         from siltfence.apps.enforcement.selectors import open_stop_work_order
 
         if open_stop_work_order(locked) is None:
@@ -144,7 +144,7 @@ def compliance_record(
             locked, kind=ActionKind.COMPLIANCE, at=at, staff=staff, citation=citation, note=note
         )
         event_add(locked, type="compliance_achieved", at=at)
-        _audit(locked, actor=staff, action="compliance_record", citation=citation, reason=note)
+        case_audit(locked, actor=staff, action="compliance_record", citation=citation, reason=note)
     return action
 
 
@@ -155,15 +155,15 @@ def permit_revoke(
     § 413-10B: after the 10 days to comply with a stop-work order; New Glarus § 135-11B: on a
     stop-work order not obeyed, or on a recorded violation of the plan or permit)."""
     _not_future(at)
-    ordinance = _ordinance(case.village_id)
-    _require_staff(staff, case, ordinance)
-    reasons = _text(reasons, "reasons", MAX_DESCRIPTION)
+    ordinance = village_ordinance(case.village_id)
+    require_staff(staff, case, ordinance)
+    reasons = clean_text(reasons, "reasons", MAX_DESCRIPTION)
     if not reasons:
         raise ActionRefused(errors.REVOCATION_REASONS, field="reasons")
     return _lawful_step(case, "revoke_permit", staff=staff, at=at, note=reasons, reason=reasons)
 
 
-def _retraction(
+def order_retraction(
     locked: EnforcementCase,
     *,
     actor: Any,
@@ -178,7 +178,7 @@ def _retraction(
     from siltfence.apps.enforcement.selectors import open_stop_work_order
     from siltfence.apps.permits.models import PermitStatus
 
-    ordinance = _ordinance(locked.village_id)
+    ordinance = village_ordinance(locked.village_id)
     rule = ordinance.rules["enforcement"]["retraction"]
     if by not in rule["by"]:
         titles = {
@@ -217,7 +217,7 @@ def _retraction(
     )
     event_add(locked, type="order_retracted", at=at, fields={"order": order, "by": by})
     _document(locked, action, "retraction")
-    _audit(
+    case_audit(
         locked,
         actor=actor,
         action="order_retract",
@@ -235,14 +235,16 @@ def order_retract(
     it (Spencer § 413-10D: the Building Inspector may; New Glarus § 135-11D: only the
     Zoning Board of Appeals may, on appeal)."""
     _not_future(at)
-    ordinance = _ordinance(case.village_id)
-    _require_staff(staff, case, ordinance)
+    ordinance = village_ordinance(case.village_id)
+    require_staff(staff, case, ordinance)
     if order not in ("stop_work_order", "revocation"):
         raise ActionRefused(errors.ORDER_CHOICE, field="order")
-    reason = _text(reason, "reason", MAX_DESCRIPTION)
+    reason = clean_text(reason, "reason", MAX_DESCRIPTION)
     with transaction.atomic():
-        locked = _lock(case)
-        return _retraction(locked, actor=staff, at=at, order=order, by="authority", reason=reason)
+        locked = case_lock(case)
+        return order_retraction(
+            locked, actor=staff, at=at, order=order, by="authority", reason=reason
+        )
 
 
 def notice_to_cease_give(
@@ -261,8 +263,8 @@ def notice_to_cease_give(
     from siltfence.apps.enforcement.services.village_work import given_read
 
     _not_future(at)
-    ordinance = _ordinance(case.village_id)
-    _require_staff(staff, case, ordinance)
+    ordinance = village_ordinance(case.village_id)
+    require_staff(staff, case, ordinance)
     given = given_read(given)
     rules = [
         r
@@ -274,9 +276,9 @@ def notice_to_cease_give(
             errors.NO_NOTICE_TO_CEASE.format(chapter=ordinance.chapter),
             field="notice",
         )
-    note = _text(note, "note", MAX_DESCRIPTION)
+    note = clean_text(note, "note", MAX_DESCRIPTION)
     with transaction.atomic():
-        locked = _lock(case)
+        locked = case_lock(case)
         permit = _permit_in_force(locked, at)
         if permit is not None:
             raise ActionRefused(
@@ -305,7 +307,9 @@ def notice_to_cease_give(
         served = given in ("handed_over", "posted_on_site")
         if served:
             event_add(locked, type="served", at=at, fields={"of": ident, "method": given})
-        _audit(locked, actor=staff, action="notice_to_cease_give", citation=rules[0]["citation"])
+        case_audit(
+            locked, actor=staff, action="notice_to_cease_give", citation=rules[0]["citation"]
+        )
         document = _document(locked, action, "notice_to_cease")
         if served:
             from siltfence.apps.documents.addressees import case_addressees
@@ -323,9 +327,9 @@ def cease_and_desist_refer(
     chain, and as ``cease_and_desist_requested`` on the timeline, so it is not offered
     again."""
     _not_future(at)
-    ordinance = _ordinance(case.village_id)
-    _require_staff(staff, case, ordinance)
-    note = _text(note, "note", MAX_DESCRIPTION)
+    ordinance = village_ordinance(case.village_id)
+    require_staff(staff, case, ordinance)
+    note = clean_text(note, "note", MAX_DESCRIPTION)
     return _lawful_step(case, "request_cease_and_desist", staff=staff, at=at, note=note)
 
 
@@ -335,12 +339,12 @@ def injunction_refer(
     """Refer the case to the village's attorney for an injunction (§ 413-10F; § 135-11G,
     without first prosecuting for a forfeiture or a cease-and-desist order)."""
     _not_future(at)
-    ordinance = _ordinance(case.village_id)
-    _require_staff(staff, case, ordinance)
+    ordinance = village_ordinance(case.village_id)
+    require_staff(staff, case, ordinance)
     rule = ordinance.rules["enforcement"]["injunction"]
-    note = _text(note, "note", MAX_DESCRIPTION)
+    note = clean_text(note, "note", MAX_DESCRIPTION)
     with transaction.atomic():
-        locked = _lock(case)
+        locked = case_lock(case)
         _found_violation(locked)
         action = _action_create(
             locked,
@@ -351,6 +355,6 @@ def injunction_refer(
             details={"says": rule["says"]},
             note=note,
         )
-        _audit(locked, actor=staff, action="injunction_refer", citation=rule["citation"])
+        case_audit(locked, actor=staff, action="injunction_refer", citation=rule["citation"])
         _document(locked, action, "injunction_referral")
     return action

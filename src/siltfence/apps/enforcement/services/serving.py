@@ -30,9 +30,15 @@ from siltfence.apps.enforcement.models import (
     ServiceMethod,
     ServiceRecord,
 )
-from siltfence.apps.enforcement.services.common import _audit, _local_day, _lock, _text, event_add
+from siltfence.apps.enforcement.services.common import (
+    _local_day,
+    case_audit,
+    case_lock,
+    clean_text,
+    event_add,
+)
 from siltfence.apps.permits.models import Party
-from siltfence.apps.permits.services.common import _ordinance
+from siltfence.apps.permits.services.common import village_ordinance
 from siltfence.apps.permits.services.parties import mailing_address_read
 from siltfence.core.mailing import CERTIFIED_NUMBER, EMAIL_MAX, NAME_MAX
 
@@ -69,7 +75,7 @@ TIMELINE_METHOD = {
 
 def _require_staff_or_inspector(user: Any, case: EnforcementCase) -> None:
     if not (is_staff_of(user, case) or is_inspector_of(user, case)):
-        ordinance = _ordinance(case.village_id)
+        ordinance = village_ordinance(case.village_id)
         raise ActionRefused(
             errors.NOT_STAFF_OR_INSPECTOR.format(
                 authority=ordinance.authority_title, village=ordinance.name
@@ -84,7 +90,7 @@ def issued_at(document: EnforcementDocument) -> datetime.datetime:
     if action is None:
         return document.created_at
     if action.kind == "invoice":
-        ordinance = _ordinance(document.case.village_id)
+        ordinance = village_ordinance(document.case.village_id)
         day = _local_day(ordinance, action.at)
         return datetime.datetime.combine(
             day, datetime.time(0), tzinfo=ZoneInfo(ordinance.time_zone)
@@ -105,7 +111,7 @@ def _certified(value: str) -> str:
 
 
 def _email(value: str) -> str:
-    email = _text(value, "email", EMAIL_MAX)
+    email = clean_text(value, "email", EMAIL_MAX)
     try:
         validate_email(email)
     except ValidationError:
@@ -149,7 +155,7 @@ def document_serve(
             errors.SERVICE_METHOD.format(choices=", ".join(ServiceMethod.labels).lower()),
             field="method",
         )
-    ordinance = _ordinance(case.village_id)
+    ordinance = village_ordinance(case.village_id)
     clock = now or timezone.now()
     if at.tzinfo is None:
         raise ActionRefused(errors.SERVED_FUTURE.format(at=at), field="served at")
@@ -166,14 +172,14 @@ def document_serve(
             ),
             field="served at",
         )
-    served_by = _text(served_by, "served by", NAME_MAX) or _name_of(user)
-    note = _text(note, "note", MAX_NOTE)
-    received_how = _text(received_how, "received how", MAX_RECEIVED_HOW)
+    served_by = clean_text(served_by, "served by", NAME_MAX) or _name_of(user)
+    note = clean_text(note, "note", MAX_NOTE)
+    received_how = clean_text(received_how, "received how", MAX_RECEIVED_HOW)
     if party is not None and (
         case.application_id is None or party.application_id != case.application_id
     ):
         raise ActionRefused(errors.SERVED_PARTY, field="to")
-    to_name = _text(to_name, "to", NAME_MAX)
+    to_name = clean_text(to_name, "to", NAME_MAX)
     if party is not None:
         to_name = party.name
     elif not to_name and method == ServiceMethod.POSTED_ON_SITE:
@@ -205,7 +211,7 @@ def document_serve(
     if received_on is not None:
         _received_check(method, at, received_on, ordinance, clock)
     with transaction.atomic():
-        locked = _lock(case)
+        locked = case_lock(case)
         if keep_on_party and party is not None:
             Party.objects.filter(pk=party.pk, street="").update(**mailing)
         record = ServiceRecord.objects.create(
@@ -224,7 +230,7 @@ def document_serve(
             **mailing,
         )
         _timeline(locked, document, record)
-        _audit(
+        case_audit(
             locked,
             actor=user,
             action="document_serve",
@@ -266,13 +272,13 @@ def service_receipt_record(
     document = service.document
     case = document.case
     _require_staff_or_inspector(user, case)
-    ordinance = _ordinance(case.village_id)
-    how = _text(how, "received how", MAX_RECEIVED_HOW)
+    ordinance = village_ordinance(case.village_id)
+    how = clean_text(how, "received how", MAX_RECEIVED_HOW)
     _received_check(
         service.method, service.served_at, received_on, ordinance, now or timezone.now()
     )
     with transaction.atomic():
-        locked = _lock(case)
+        locked = case_lock(case)
         record = ServiceRecord.objects.select_for_update().get(pk=service.pk)
         if record.received_on is not None:
             raise ActionRefused(
@@ -282,7 +288,7 @@ def service_receipt_record(
         record.received_how = how
         record.save(update_fields=["received_on", "received_how"])
         _timeline(locked, document, record)
-        _audit(
+        case_audit(
             locked,
             actor=user,
             action="service_receipt_record",

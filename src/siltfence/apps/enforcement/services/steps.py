@@ -14,14 +14,14 @@ from siltfence.apps.enforcement.errors import ActionRefused
 from siltfence.apps.enforcement.models import ActionKind, EnforcementAction, EnforcementCase
 from siltfence.apps.enforcement.services.common import (
     _action_create,
-    _audit,
     _document,
     _has_permit,
-    _lock,
+    case_audit,
+    case_lock,
     event_add,
 )
 from siltfence.apps.permits.models import Permit, PermitStatus
-from siltfence.apps.permits.services.common import _ordinance
+from siltfence.apps.permits.services.common import village_ordinance
 
 ACTION_WORDS = {
     "revoke_permit": "revocation of the permit",
@@ -45,7 +45,7 @@ def lawful(case: EnforcementCase, action: str, at: datetime.datetime) -> dict[st
     early, the date it becomes lawful."""
     from siltfence.apps.enforcement.selectors import case_timeline
 
-    ordinance = _ordinance(case.village_id)
+    ordinance = village_ordinance(case.village_id)
     timeline = case_timeline(case, at).to_json()
     field = FIELDS[action]
     found = [a for a in timeline.get("allowed_actions", []) if a["action"] == action]
@@ -164,7 +164,7 @@ def _lawful_step(
     with it, before the document, whose words count from it."""
     step = STEPS[name]
     with transaction.atomic():
-        locked = _lock(case)
+        locked = case_lock(case)
         if step.once and locked.actions.filter(kind=step.kind).exists():
             raise ActionRefused(step.once, field=FIELDS[name])
         permit = _revocable(locked, at) if step.revokes_permit else None
@@ -197,7 +197,7 @@ def _lawful_step(
         served = step.counts_from_service and given in ("handed_over", "posted_on_site")
         if served:
             event_add(locked, type="served", at=at, fields={"of": ident, "method": given})
-        _audit(
+        case_audit(
             locked,
             actor=staff,
             action=step.action,
@@ -233,7 +233,7 @@ def _served_to(
     permittee, or the party the violations name), or posted on the site."""
     from siltfence.apps.permits.models import Party
 
-    first = addressees(locked, _ordinance(locked.village_id))[0]
+    first = addressees(locked, village_ordinance(locked.village_id))[0]
     party = Party.objects.filter(pk=first.party_id).first() if first.party_id else None
     to_name = "Posted on the site" if given == "posted_on_site" else first.name
     record(locked, document, user=staff, method=given, at=at, party=party, to_name=to_name)

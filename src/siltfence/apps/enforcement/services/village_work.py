@@ -17,20 +17,21 @@ from siltfence.apps.enforcement.services.common import (
     MAX_DESCRIPTION,
     MAX_TEXT,
     _action_create,
-    _audit,
     _document,
     _local_day,
-    _lock,
     _not_future,
     _not_future_day,
     _number,
-    _text,
     amount_read,
+    case_audit,
+    case_lock,
+    clean_text,
     event_add,
 )
 from siltfence.apps.enforcement.services.steps import _lawful_step, lawful
+from siltfence.apps.permits.books import books
 from siltfence.apps.permits.models import Village
-from siltfence.apps.permits.services.common import _ordinance, _require_staff, _zone
+from siltfence.apps.permits.services.common import require_staff, village_ordinance, village_zone
 
 GIVEN = ("handed_over", "posted_on_site", "to_be_sent")
 
@@ -55,10 +56,10 @@ def notice_of_intent_issue(
     be sent (mailed or emailed, its service recorded when it is): the village's work runs
     from its issuing to the person, as the service records show (decision 46)."""
     _not_future(at)
-    ordinance = _ordinance(case.village_id)
-    _require_staff(staff, case, ordinance)
+    ordinance = village_ordinance(case.village_id)
+    require_staff(staff, case, ordinance)
     given = given_read(given)
-    work = _text(work, "work", MAX_DESCRIPTION)
+    work = clean_text(work, "work", MAX_DESCRIPTION)
     if not work:
         raise ActionRefused(errors.WORK_REQUIRED, field="work")
     return _lawful_step(
@@ -78,9 +79,9 @@ def village_work_begin(
     """The village goes on the land and begins the work (§ 413-10E: after 14 days from the
     notice of intent; § 135-11E: after the notice)."""
     _not_future(at)
-    ordinance = _ordinance(case.village_id)
-    _require_staff(staff, case, ordinance)
-    note = _text(note, "note", MAX_DESCRIPTION)
+    ordinance = village_ordinance(case.village_id)
+    require_staff(staff, case, ordinance)
+    note = clean_text(note, "note", MAX_DESCRIPTION)
     return _lawful_step(case, "begin_village_work", staff=staff, at=at, note=note)
 
 
@@ -96,20 +97,20 @@ def work_cost_record(
     """A cost of the village's work: labour, equipment, materials or contracts."""
     from siltfence.apps.enforcement.models import CostCategory, WorkCost
 
-    ordinance = _ordinance(case.village_id)
-    _require_staff(staff, case, ordinance)
+    ordinance = village_ordinance(case.village_id)
+    require_staff(staff, case, ordinance)
     if category not in CostCategory.values:
         raise ActionRefused(
             errors.COST_CATEGORY.format(choices=", ".join(CostCategory.labels).lower()),
             field="category",
         )
-    description = _text(description, "description", MAX_TEXT)
+    description = clean_text(description, "description", MAX_TEXT)
     if not description:
         raise ActionRefused(errors.COST_DESCRIPTION, field="description")
     money = amount_read(amount)
     _not_future_day(incurred_on, "date")
     with transaction.atomic():
-        locked = _lock(case)
+        locked = case_lock(case)
         work = locked.actions.filter(kind=ActionKind.VILLAGE_WORK).first()
         if work is None:
             raise ActionRefused(errors.NO_WORK, field="village work")
@@ -126,7 +127,7 @@ def work_cost_record(
             incurred_on=incurred_on,
             recorded_by=staff,
         )
-        _audit(
+        case_audit(
             locked,
             actor=staff,
             action="work_cost_record",
@@ -158,8 +159,8 @@ def invoice_issue(
     from siltfence.apps.enforcement.models import Invoice, WorkCost
     from siltfence.apps.enforcement.selectors import interest_rate_in_force
 
-    ordinance = _ordinance(case.village_id)
-    _require_staff(staff, case, ordinance)
+    ordinance = village_ordinance(case.village_id)
+    require_staff(staff, case, ordinance)
     if (
         isinstance(due_in_days, bool)
         or not isinstance(due_in_days, int)
@@ -168,7 +169,7 @@ def invoice_issue(
         raise ActionRefused(errors.DUE_DAYS, field="due_in_days")
     _not_future_day(on, "invoice date")
     with transaction.atomic():
-        locked = _lock(case)
+        locked = case_lock(case)
         # The costs that count: not corrected by a later entry, and more than nothing.
         costs = list(
             # Only the costs' own rows are locked: the correction is joined to find those
@@ -194,12 +195,12 @@ def invoice_issue(
         action = _action_create(
             locked,
             kind=ActionKind.INVOICE,
-            at=datetime.datetime.combine(on, datetime.time(12), tzinfo=_zone(ordinance)),
+            at=datetime.datetime.combine(on, datetime.time(12), tzinfo=village_zone(ordinance)),
             staff=staff,
             citation=work.citation if work else "",
             details={"invoice": invoice.number, "principal": str(invoice.principal)},
         )
-        _audit(
+        case_audit(
             locked,
             actor=staff,
             action="invoice_issue",
@@ -224,12 +225,10 @@ def payment_record(
     check_number: str = "",
     payer: str = "",
 ) -> Any:
-    """A payment of the bill, with its receipt (``payments.services.payment_receive``): at
-    most what is still owed with its interest. A payment entered wrong is corrected by a
-    new entry with its reason, never changed in place."""
-    from siltfence.apps.payments.services import payment_receive
-
-    payment_receive(
+    """A payment of the bill, with its receipt (``payments.services.payment_receive``,
+    handed in as ``books``): at most what is still owed with its interest. A payment
+    entered wrong is corrected by a new entry with its reason, never changed in place."""
+    books().payment_receive(
         staff=staff,
         invoice=invoice,
         amount=amount,
@@ -248,11 +247,11 @@ def costs_unpaid_record(*, invoice: Any, staff: Any, at: datetime.datetime) -> E
     from siltfence.apps.enforcement.models import Invoice
 
     _not_future(at)
-    ordinance = _ordinance(invoice.case.village_id)
-    _require_staff(staff, invoice.case, ordinance)
+    ordinance = village_ordinance(invoice.case.village_id)
+    require_staff(staff, invoice.case, ordinance)
     day = _local_day(ordinance, at)
     with transaction.atomic():
-        locked_case = _lock(invoice.case)
+        locked_case = case_lock(invoice.case)
         locked = Invoice.objects.select_for_update().get(pk=invoice.pk)
         if day <= locked.due_on:
             raise ActionRefused(
@@ -275,7 +274,7 @@ def costs_unpaid_record(*, invoice: Any, staff: Any, at: datetime.datetime) -> E
             public=False,
         )
         event_add(locked_case, type="costs_unpaid", at=at, fields={"id": locked.number})
-        _audit(
+        case_audit(
             locked_case,
             actor=staff,
             action="costs_unpaid_record",
@@ -292,11 +291,11 @@ def tax_roll_certify(*, invoice: Any, staff: Any, at: datetime.datetime) -> Enfo
     from siltfence.apps.enforcement.models import Invoice
 
     _not_future(at)
-    ordinance = _ordinance(invoice.case.village_id)
-    _require_staff(staff, invoice.case, ordinance)
+    ordinance = village_ordinance(invoice.case.village_id)
+    require_staff(staff, invoice.case, ordinance)
     day = _local_day(ordinance, at)
     with transaction.atomic():
-        locked_case = _lock(invoice.case)
+        locked_case = case_lock(invoice.case)
         locked = Invoice.objects.select_for_update().get(pk=invoice.pk)
         if locked.certified_on is not None:
             raise ActionRefused(
@@ -332,7 +331,7 @@ def tax_roll_certify(*, invoice: Any, staff: Any, at: datetime.datetime) -> Enfo
             at=at,
             fields={"id": locked.number},
         )
-        _audit(
+        case_audit(
             locked_case,
             actor=staff,
             action="tax_roll_certify",
@@ -344,17 +343,17 @@ def tax_roll_certify(*, invoice: Any, staff: Any, at: datetime.datetime) -> Enfo
 
 
 def case_parcel_set(*, case: EnforcementCase, staff: Any, parcel_number: str) -> None:
-    ordinance = _ordinance(case.village_id)
-    _require_staff(staff, case, ordinance)
-    parcel = _text(parcel_number, "parcel number", 60)
+    ordinance = village_ordinance(case.village_id)
+    require_staff(staff, case, ordinance)
+    parcel = clean_text(parcel_number, "parcel number", 60)
     if not parcel:
         raise ActionRefused(errors.PARCEL_REQUIRED, field="parcel number")
     with transaction.atomic():
-        locked = _lock(case)
+        locked = case_lock(case)
         before = {"parcel_number": locked.parcel_number}
         locked.parcel_number = parcel
         locked.save(update_fields=["parcel_number"])
-        _audit(
+        case_audit(
             locked,
             actor=staff,
             action="case_parcel_set",
@@ -376,8 +375,8 @@ def interest_rate_set(
     § 135-11E: "plus interest at the rate authorized"), in force from a date."""
     from siltfence.apps.enforcement.models import InterestRate
 
-    ordinance = _ordinance(village)
-    _require_staff(staff, village, ordinance)
+    ordinance = village_ordinance(village)
+    require_staff(staff, village, ordinance)
     text = str(annual_percent).strip().removesuffix("%").strip()
     try:
         rate = Decimal(text)
@@ -385,7 +384,7 @@ def interest_rate_set(
         raise ActionRefused(errors.RATE_INVALID, field="rate") from None
     if not rate.is_finite() or not 0 <= rate <= 100 or rate != rate.quantize(Decimal("0.001")):
         raise ActionRefused(errors.RATE_INVALID, field="rate")
-    authority = _text(authority, "authority", 200)
+    authority = clean_text(authority, "authority", 200)
     if not authority:
         raise ActionRefused(errors.AUTHORITY_REQUIRED, field="authority")
     citation = next(

@@ -28,14 +28,14 @@ from siltfence.apps.enforcement.models import (
 )
 from siltfence.apps.enforcement.services.common import (
     MAX_DESCRIPTION,
-    _audit,
     _local_day,
     _number,
-    _text,
+    case_audit,
+    clean_text,
     event_add,
 )
 from siltfence.apps.permits.models import Permit, TimelineEvent, Village
-from siltfence.apps.permits.services.common import _ordinance, _require_staff, _zone
+from siltfence.apps.permits.services.common import require_staff, village_ordinance, village_zone
 from siltfence.apps.permits.uploads import checked_upload
 from siltfence.core.ordinance.model import Ordinance
 
@@ -180,7 +180,7 @@ def _violation_event(case: EnforcementCase, violation: Violation) -> None:
     at = datetime.datetime.combine(
         violation.days_from,
         datetime.time(0),
-        tzinfo=_zone(_ordinance(case.village_id)),
+        tzinfo=village_zone(village_ordinance(case.village_id)),
     )
     event_add(case, type="violation", at=at, fields=_violation_fields(violation))
 
@@ -226,7 +226,7 @@ def violation_record(
     on the timeline as a ``violation`` event (each day a separate offense). Raises
     ``ActionRefused`` naming the field; nothing is written then.
     """
-    ordinance = _ordinance(village)
+    ordinance = village_ordinance(village)
     if not (is_staff_of(recorded_by, village) or is_inspector_of(recorded_by, village)):
         raise ActionRefused(
             errors.NOT_STAFF_OR_INSPECTOR.format(
@@ -266,7 +266,7 @@ def violation_record(
             village=village,
             permit=permit,
             address=values["address"],
-            parcel_number=_text(parcel_number, "parcel number", 60),
+            parcel_number=clean_text(parcel_number, "parcel number", 60),
             latitude=values["latitude"],
             longitude=values["longitude"],
             at=at,
@@ -287,7 +287,7 @@ def violation_record(
         )
         _photos_store(violation, photos)
         _violation_event(case, violation)
-        _audit(
+        case_audit(
             case,
             actor=recorded_by,
             action="violation_record",
@@ -326,7 +326,7 @@ def _checked_common(
     longitude: float | None,
     photos: Sequence[Photo],
 ) -> dict[str, Any]:
-    text = _text(description, "description", MAX_DESCRIPTION)
+    text = clean_text(description, "description", MAX_DESCRIPTION)
     if not text:
         raise ActionRefused(errors.DESCRIPTION_REQUIRED, field="description")
     today = _local_day(ordinance, at)
@@ -339,7 +339,7 @@ def _checked_common(
             errors.PERMIT_OTHER_VILLAGE.format(number=permit.number, village=ordinance.name),
             field="permit",
         )
-    place = _text(address, "address")
+    place = clean_text(address, "address")
     if permit is not None:
         place = permit.application.site.address
     lat, lon = _location(latitude, longitude)
@@ -358,7 +358,7 @@ def _checked_common(
         "days_from": days_from,
         "days_to": days_to,
         "address": place,
-        "party_name": _text(party_name, "party name", 200),
+        "party_name": clean_text(party_name, "party name", 200),
         "party_role": party_role,
         "latitude": lat,
         "longitude": lon,
@@ -382,11 +382,11 @@ def complaint_file(
     """A member of the public reports a site. The report waits for staff review
     (``violation_review``); it is not a violation found until staff say so, so nothing is
     put on any timeline yet. The complainant's contact details are kept private."""
-    ordinance = _ordinance(village)
+    ordinance = village_ordinance(village)
     from django.core.exceptions import ValidationError
     from django.core.validators import validate_email
 
-    email = _text(email, "email", 200)
+    email = clean_text(email, "email", 200)
     if email:
         try:
             validate_email(email)
@@ -394,7 +394,7 @@ def complaint_file(
             raise ActionRefused(
                 errors.EMAIL_INVALID.format(value=repr(email[:60])), field="email"
             ) from None
-    phone = _text(phone, "phone", 40)
+    phone = clean_text(phone, "phone", 40)
     if not email and not phone:
         raise ActionRefused(errors.CONTACT_REQUIRED, field="contact")
     values = _checked_common(
@@ -418,7 +418,7 @@ def complaint_file(
             source=ViolationSource.COMPLAINT,
             status=ViolationStatus.REPORTED,
             reported_at=at,
-            complainant_name=_text(name, "name", 200),
+            complainant_name=clean_text(name, "name", 200),
             complainant_email=email,
             complainant_phone=phone,
             **{k: values[k] for k in _COMMON},
@@ -452,9 +452,9 @@ def violation_review(
 ) -> Violation:
     """Staff review a public complaint: a finding (the violation goes on the site's record,
     with the provision broken) or a dismissal with a note."""
-    ordinance = _ordinance(violation.village_id)
-    _require_staff(staff, violation, ordinance)
-    note = _text(note, "note", MAX_DESCRIPTION)
+    ordinance = village_ordinance(violation.village_id)
+    require_staff(staff, violation, ordinance)
+    note = clean_text(note, "note", MAX_DESCRIPTION)
     cited, heading = ("", "")
     if found:
         cited, heading = provision_read(ordinance, provision)
@@ -514,12 +514,12 @@ def violation_review(
         locked.provision = cited
         locked.provision_heading = heading
         locked.found_by = staff
-        locked.party_name = _text(party_name, "party name", 200)
+        locked.party_name = clean_text(party_name, "party name", 200)
         locked.party_role = party_role
         locked.days_to = days_to
         locked.save()
         _violation_event(case, locked)
-        _audit(
+        case_audit(
             case,
             actor=staff,
             action="violation_find",
@@ -534,8 +534,8 @@ def violation_end(
     *, violation: Violation, staff: Any, days_to: datetime.date, at: datetime.datetime
 ) -> None:
     """The last day of a continuing violation: the forfeiture days stop there."""
-    ordinance = _ordinance(violation.village_id)
-    _require_staff(staff, violation, ordinance)
+    ordinance = village_ordinance(violation.village_id)
+    require_staff(staff, violation, ordinance)
     with transaction.atomic():
         locked = Violation.objects.select_for_update().get(pk=violation.pk)
         if locked.status != ViolationStatus.FOUND or locked.case is None:
@@ -548,7 +548,7 @@ def violation_end(
         locked.days_to = days_to
         locked.save(update_fields=["days_to"])
         _event_update(case, locked.event_id, _violation_fields(locked))
-        _audit(
+        case_audit(
             case,
             actor=staff,
             action="violation_end",

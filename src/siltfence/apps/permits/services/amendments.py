@@ -12,7 +12,7 @@ from siltfence.apps.audit.chain import event_record
 from siltfence.apps.permits import errors
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.models import AmendmentStatus, Permit, PlanAmendment
-from siltfence.apps.permits.services.common import _ordinance, _require_staff
+from siltfence.apps.permits.services.common import require_staff, village_ordinance
 from siltfence.core.ordinance.model import Ordinance
 
 
@@ -28,7 +28,7 @@ def plan_amendment_request(
     """Ask for written permission to change the plan (§ 413-8E(3)(c); § 135-8B, 7E(3))."""
     if not (is_applicant_of(user, permit.application) or is_staff_of(user, permit)):
         raise ActionRefused(errors.NOT_YOURS, field="application")
-    triggers = amendment_triggers(_ordinance(permit.village_id))
+    triggers = amendment_triggers(village_ordinance(permit.village_id))
     if trigger not in triggers:
         raise ActionRefused(
             errors.AMENDMENT_TRIGGER.format(choices=", ".join(triggers)), field="trigger"
@@ -59,8 +59,8 @@ def plan_amendment_decide(
 ) -> None:
     """Give or refuse the written permission."""
     permit = amendment.permit
-    ordinance = _ordinance(permit.village_id)
-    _require_staff(staff, permit, ordinance)
+    ordinance = village_ordinance(permit.village_id)
+    require_staff(staff, permit, ordinance)
     with transaction.atomic():
         locked = PlanAmendment.objects.select_for_update().get(pk=amendment.pk)
         if locked.status != AmendmentStatus.REQUESTED:

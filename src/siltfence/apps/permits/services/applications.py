@@ -16,9 +16,8 @@ from django.utils import timezone
 
 from siltfence.apps.accounts.rules import is_applicant_of, is_staff_of
 from siltfence.apps.audit.chain import event_record
-from siltfence.apps.payments.fees import FeeComputed, schedule_fee
-from siltfence.apps.payments.selectors import fee_corrected, fee_paid_total
 from siltfence.apps.permits import errors
+from siltfence.apps.permits.books import books
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.models import (
     Application,
@@ -32,16 +31,17 @@ from siltfence.apps.permits.models import (
 from siltfence.apps.permits.services.common import (
     _clock_cite,
     _number,
-    _ordinance,
     _require_applicant,
     _snapshot,
-    _transition,
     _village_prefix,
-    _zone,
+    application_transition,
+    village_ordinance,
+    village_zone,
 )
 from siltfence.apps.permits.services.parties import parties_read
 from siltfence.apps.permits.services.village import fee_in_force
 from siltfence.apps.permits.uploads import checked_upload
+from siltfence.core.fees import FeeComputed, schedule_fee
 from siltfence.core.rules import determine
 
 # A description of the work, or a parcel's legal description, is a paragraph or a page.
@@ -68,7 +68,7 @@ def application_create(
     geometry: dict[str, Any] | None = None,
 ) -> Application:
     """Open a draft application from the facts of a determination (no retyping)."""
-    ordinance = _ordinance(village)
+    ordinance = village_ordinance(village)
     for field, text in (("description", description), ("legal_description", legal_description)):
         if len(str(text)) > MAX_DESCRIPTION or "\x00" in str(text):
             raise ActionRefused(
@@ -149,7 +149,7 @@ def application_facts_update(
 
     Call inside the transaction that holds the application's row lock. A plan of another
     kind starts its checklist afresh; a project the chapter no longer covers is refused."""
-    ordinance = _ordinance(application.village_id)
+    ordinance = village_ordinance(application.village_id)
     if application.status != ApplicationStatus.DRAFT:
         raise ActionRefused(errors.NOT_DRAFT.format(status=application.status), field="status")
     result = determine(application.village_id, facts, on)
@@ -160,7 +160,7 @@ def application_facts_update(
         )
     answer = result.to_json()
     kind = answer["plan"]["kind"] if answer["plan"] else ""
-    _transition(
+    application_transition(
         application,
         actor=user,
         action="application_facts_update",
@@ -226,7 +226,7 @@ def application_checklist_set(*, application: Application, user: Any, items: lis
             raise ActionRefused(
                 errors.CHECKLIST_CLOSED.format(status=locked.status), field="status"
             )
-        _transition(
+        application_transition(
             locked,
             actor=user,
             action="application_checklist_set",
@@ -239,7 +239,7 @@ def application_checklist_set(*, application: Application, user: Any, items: lis
 def _fee_on(application: Application, on: datetime.date) -> FeeComputed | None:
     """The fee of a draft from the schedule in force on ``on`` and its disturbed area;
     once filed, or once staff corrected it, the fee fixed then."""
-    if application.status != ApplicationStatus.DRAFT or fee_corrected(application):
+    if application.status != ApplicationStatus.DRAFT or books().fee_corrected(application):
         if application.fee_amount is None:
             return None
         return FeeComputed(application.fee_amount, application.fee_basis)
@@ -259,7 +259,7 @@ def _fee_missing(application: Application, on: datetime.date) -> str | None:
     due = application_fee_due(application, on)
     if due is None:
         return None
-    paid = fee_paid_total(application)
+    paid = books().fee_paid_total(application)
     if not paid:
         return errors.MISSING_FEE.format(amount=due)
     if paid < due:
@@ -278,7 +278,7 @@ def application_missing(application: Application, *, on: datetime.date) -> list[
     ]
     kinds = set(application.documents.values_list("kind", flat=True))
     if not kinds & {DocumentKind.PLAN, DocumentKind.PLAN_STATEMENT}:
-        ordinance = _ordinance(application.village_id)
+        ordinance = village_ordinance(application.village_id)
         missing.append(
             errors.MISSING_PLAN_DOCUMENT.format(
                 plan=ordinance.words.get("control_plan", "control plan"),
@@ -315,8 +315,8 @@ def application_submit(
     checklist is kept (it is a complete change of its own) and nothing else is written.
     """
     _require_applicant(user, application)
-    ordinance = _ordinance(application.village_id)
-    on = timezone.localtime(at, _zone(ordinance)).date()
+    ordinance = village_ordinance(application.village_id)
+    on = timezone.localtime(at, village_zone(ordinance)).date()
     refusal: ActionRefused | None = None
     with transaction.atomic():
         locked = Application.objects.select_for_update().get(pk=application.pk)
@@ -325,7 +325,7 @@ def application_submit(
         if checklist is not None:
             chosen = _checklist_items(locked, checklist)
             if chosen != sorted(locked.checklist):
-                _transition(
+                application_transition(
                     locked,
                     actor=user,
                     action="application_checklist_set",
@@ -342,7 +342,7 @@ def application_submit(
             # on the filing day. With none due, none is kept.
             fee = _fee_on(locked, on)
             fee_amount = fee.amount if fee is not None and fee.amount else None
-            _transition(
+            application_transition(
                 locked,
                 actor=user,
                 action="application_submit",
@@ -375,10 +375,9 @@ def fee_payment_record(
     """Record a fee paid (the application fee, or one re-inspection) with its receipt: at
     most what is still owed, so two clerks recording one payment at once record it once.
     A payment entered wrong is corrected by a new entry with its reason
-    (``payments.services.payment_correct``), never changed in place."""
-    from siltfence.apps.payments.services import payment_receive
-
-    payment = payment_receive(
+    (``payments.services.payment_correct``), never changed in place. The payments app
+    records it (``payments.services.payment_receive``, handed in as ``books``)."""
+    payment = books().payment_receive(
         staff=staff,
         application=application,
         purpose=purpose,

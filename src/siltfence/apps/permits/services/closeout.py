@@ -15,8 +15,8 @@ from siltfence.apps.permits.services.common import (
     MAX_MEASURES_LENGTH,
     _day_moment,
     _not_before_issue,
-    _ordinance,
-    _require_staff,
+    require_staff,
+    village_ordinance,
 )
 
 
@@ -39,8 +39,8 @@ def permit_close(
     finished (New Glarus § 135-13: "all land-disturbing construction activities at the
     construction site have been completed"), staff say so (``activities_completed``).
     """
-    ordinance = _ordinance(permit.village_id)
-    _require_staff(staff, permit, ordinance)
+    ordinance = village_ordinance(permit.village_id)
+    require_staff(staff, permit, ordinance)
     final = ordinance.rules["permit"]["final_stabilization"]
     citation = final["citation"]
     if "activities_completed" in final and not activities_completed:
@@ -122,7 +122,7 @@ def permit_close(
                 **({"equivalent_measures": measures} if measures else {}),
             },
         )
-        from siltfence.apps.documents.services import closeout_letter_store
+        from siltfence.apps.permits.services.letters import closeout_letter_store
 
         closeout_letter_store(permit=locked)
     permit.refresh_from_db()

@@ -19,11 +19,11 @@ from siltfence.core.ordinance.loader import load
 from siltfence.core.ordinance.model import Ordinance
 
 
-def _ordinance(village: Village | str) -> Ordinance:
+def village_ordinance(village: Village | str) -> Ordinance:
     return load(village if isinstance(village, str) else village.id)
 
 
-def _require_staff(user: Any, obj: Any, ordinance: Ordinance) -> None:
+def require_staff(user: Any, obj: Any, ordinance: Ordinance) -> None:
     if not is_staff_of(user, obj):
         raise ActionRefused(
             errors.NOT_STAFF.format(authority=ordinance.authority_title, village=ordinance.name),
@@ -36,7 +36,7 @@ def _require_applicant(user: Any, application: Application) -> None:
         raise ActionRefused(errors.NOT_YOURS, field="application")
 
 
-def _zone(ordinance: Ordinance) -> ZoneInfo:
+def village_zone(ordinance: Ordinance) -> ZoneInfo:
     return ZoneInfo(ordinance.time_zone)
 
 
@@ -50,7 +50,7 @@ def _snapshot(application: Application) -> dict[str, Any]:
     }
 
 
-def _transition(
+def application_transition(
     locked: Application,
     *,
     actor: Any,
@@ -118,7 +118,7 @@ def _day_moment(permit: Permit, on: datetime.date, ordinance: Ordinance) -> date
     the village, but never before the permit's issue, which the timeline counts it from (a
     permit issued at 3 p.m. and extended that day is extended at 3 p.m.). Call after
     checking that ``on`` is not before the day of issue."""
-    noon = datetime.datetime.combine(on, datetime.time(12), tzinfo=_zone(ordinance))
+    noon = datetime.datetime.combine(on, datetime.time(12), tzinfo=village_zone(ordinance))
     issued = (
         TimelineEvent.objects.filter(application_id=permit.application_id, type="permit_issued")
         .order_by("-at")

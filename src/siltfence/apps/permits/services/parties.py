@@ -17,7 +17,7 @@ from siltfence.apps.audit.chain import event_record
 from siltfence.apps.permits import errors
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.models import Party, PartyRole
-from siltfence.apps.permits.services.common import _ordinance
+from siltfence.apps.permits.services.common import village_ordinance
 from siltfence.core.mailing import (
     CITY_MAX,
     EMAIL_MAX,
@@ -146,7 +146,7 @@ def party_address_set(*, party: Party, user: Any, address: Mapping[str, Any]) ->
     """Record the mailing address of a party named on an application (for a notice to be
     mailed to them): the village's staff or inspector only; the address whole."""
     application = party.application
-    ordinance = _ordinance(application.village_id)
+    ordinance = village_ordinance(application.village_id)
     if not (is_staff_of(user, application) or is_inspector_of(user, application)):
         raise ActionRefused(
             errors.NOT_STAFF_OR_INSPECTOR.format(

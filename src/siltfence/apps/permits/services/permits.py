@@ -29,11 +29,11 @@ from siltfence.apps.permits.services.common import (
     _day_moment,
     _not_before_issue,
     _number,
-    _ordinance,
-    _require_staff,
-    _transition,
     _village_prefix,
-    _zone,
+    application_transition,
+    require_staff,
+    village_ordinance,
+    village_zone,
 )
 from siltfence.core.ordinance.model import Ordinance
 
@@ -76,7 +76,7 @@ def _issue(
         application=locked,
         village_id=locked.village_id,
         number=_number(_village_prefix(locked.village) + "-P", locked.village, Permit),
-        issued_on=timezone.localtime(at, _zone(ordinance)).date(),
+        issued_on=timezone.localtime(at, village_zone(ordinance)).date(),
         expires_on=permit_expiry(locked),
         added_conditions=added,
     )
@@ -95,8 +95,8 @@ def surety_receive(
 ) -> Permit:
     """The surety the approval required is deposited: record it and issue the permit, whose
     term runs from today (§ 413-8E(1)-(2), § 135-7D, § 135-7G)."""
-    ordinance = _ordinance(application.village_id)
-    _require_staff(staff, application, ordinance)
+    ordinance = village_ordinance(application.village_id)
+    require_staff(staff, application, ordinance)
     citation = ordinance.rules["permit"]["surety_citation"]
     if kind not in SuretyKind.values:
         raise ActionRefused(errors.SURETY_KIND, field="kind")
@@ -123,7 +123,7 @@ def surety_receive(
                 errors.DATE_BEFORE_RECEIPT.format(received=locked.decided_at.isoformat()),
                 field="at",
             )
-        received_on = timezone.localtime(at, _zone(ordinance)).date()
+        received_on = timezone.localtime(at, village_zone(ordinance)).date()
         if expires_on is not None and expires_on <= received_on:
             raise ActionRefused(
                 errors.SURETY_EXPIRES_BEFORE.format(expires=expires_on, received=received_on),
@@ -139,7 +139,7 @@ def surety_receive(
             received_on=received_on,
             expires_on=expires_on,
         )
-        _transition(
+        application_transition(
             locked,
             actor=staff,
             action="surety_receive",
@@ -158,7 +158,7 @@ def surety_receive(
             },
             status=ApplicationStatus.APPROVED,
         )
-        from siltfence.apps.documents.services import permit_document_store
+        from siltfence.apps.permits.services.letters import permit_document_store
 
         permit_document_store(permit=permit)
     application.refresh_from_db()
@@ -172,8 +172,8 @@ def permit_extend(
     from siltfence.apps.permits.clocks import permit_expiry
     from siltfence.core.timeline.clocks import extension_refused
 
-    ordinance = _ordinance(permit.village_id)
-    _require_staff(staff, permit, ordinance)
+    ordinance = village_ordinance(permit.village_id)
+    require_staff(staff, permit, ordinance)
     maximum = int(ordinance.parameter("extension_max", on).value or 180)
     citation = ordinance.rules["permit"]["citation"]
     if not 1 <= days <= maximum:
@@ -221,7 +221,7 @@ def permit_extend(
             after={"expires_on": locked.expires_on, "days": days},
         )
         # The letter and the new permit document are part of the extension.
-        from siltfence.apps.documents.services import (
+        from siltfence.apps.permits.services.letters import (
             extension_letter_store,
             permit_document_store,
         )
@@ -246,8 +246,8 @@ def surety_record(
     """Record a surety bond or letter of credit deposited for an issued permit (§ 413-8E(2),
     § 135-7D): a replacement for one that expires, or one held before this program. A
     surety required at approval is recorded by ``surety_receive``, which issues the permit."""
-    ordinance = _ordinance(permit.village_id)
-    _require_staff(staff, permit, ordinance)
+    ordinance = village_ordinance(permit.village_id)
+    require_staff(staff, permit, ordinance)
     if kind not in SuretyKind.values:
         raise ActionRefused(errors.SURETY_KIND, field="kind")
     amount = _dollars(amount, "amount")
@@ -318,8 +318,8 @@ def _surety_move(
     kind: str,
 ) -> SuretyMovement:
     permit = surety.permit
-    ordinance = _ordinance(permit.village_id)
-    _require_staff(staff, permit, ordinance)
+    ordinance = village_ordinance(permit.village_id)
+    require_staff(staff, permit, ordinance)
     reason = str(reason).strip()
     if len(reason) > MAX_MEASURES_LENGTH or "\x00" in reason:
         raise ActionRefused(
@@ -363,7 +363,7 @@ def _surety_move(
             after={"amount": str(taken), "balance": str(balance - taken), "on": on},
         )
         if kind == "release":
-            from siltfence.apps.documents.services import surety_release_document_store
+            from siltfence.apps.permits.services.letters import surety_release_document_store
 
             surety_release_document_store(movement=movement)
     return movement

@@ -21,10 +21,10 @@ from siltfence.apps.permits.models import (
 from siltfence.apps.permits.services.common import (
     MAX_CONDITION_LENGTH,
     _clock_cite,
-    _ordinance,
     _require_applicant,
-    _require_staff,
-    _transition,
+    application_transition,
+    require_staff,
+    village_ordinance,
 )
 from siltfence.apps.permits.services.permits import _dollars, _issue
 from siltfence.core.ordinance.model import Ordinance
@@ -34,8 +34,8 @@ def application_information_request(
     *, application: Application, staff: Any, message: str, at: datetime.datetime
 ) -> InformationRequest:
     """Ask the applicant for needed information in writing (§ 413-8D, § 135-7C(4))."""
-    ordinance = _ordinance(application.village_id)
-    _require_staff(staff, application, ordinance)
+    ordinance = village_ordinance(application.village_id)
+    require_staff(staff, application, ordinance)
     if not message.strip():
         raise ActionRefused(errors.MESSAGE_REQUIRED, field="message")
     with transaction.atomic():
@@ -47,7 +47,7 @@ def application_information_request(
         request = InformationRequest.objects.create(
             application=locked, requested_at=at, requested_by=staff, message=message.strip()
         )
-        _transition(
+        application_transition(
             locked,
             actor=staff,
             action="application_information_request",
@@ -68,7 +68,7 @@ def application_information_provide(
     _require_applicant(user, application)
     if not response.strip():
         raise ActionRefused(errors.RESPONSE_REQUIRED, field="response")
-    ordinance = _ordinance(application.village_id)
+    ordinance = village_ordinance(application.village_id)
     with transaction.atomic():
         locked = Application.objects.select_for_update().get(pk=application.pk)
         if locked.status != ApplicationStatus.INFORMATION_REQUESTED:
@@ -80,7 +80,7 @@ def application_information_provide(
         request.received_at = at
         request.response = response.strip()
         request.save(update_fields=["received_at", "response"])
-        _transition(
+        application_transition(
             locked,
             actor=user,
             action="application_information_provide",
@@ -142,8 +142,8 @@ def application_approve(
     deposit a surety bond or irrevocable letter of credit" (§ 413-8E(2), § 135-7D). The
     decision is made and written now (it meets the review clock), and the permit is issued
     by ``surety_receive`` once the surety is deposited: then None is returned."""
-    ordinance = _ordinance(application.village_id)
-    _require_staff(staff, application, ordinance)
+    ordinance = village_ordinance(application.village_id)
+    require_staff(staff, application, ordinance)
     added = _added_conditions(ordinance, conditions or [])
     if surety is not None:
         surety = _dollars(surety, "surety")
@@ -152,7 +152,7 @@ def application_approve(
         _decision_checks(locked, at)
         TimelineEvent.objects.create(application=locked, type="application_approved", at=at)
         if surety is not None:
-            _transition(
+            application_transition(
                 locked,
                 actor=staff,
                 action="application_approve",
@@ -168,13 +168,13 @@ def application_approve(
                 surety_required=surety,
                 pending_conditions=added,
             )
-            from siltfence.apps.documents.services import surety_required_document_store
+            from siltfence.apps.permits.services.letters import surety_required_document_store
 
             surety_required_document_store(application=locked)
             application.refresh_from_db()
             return None
         permit = _issue(locked, at=at, added=added, ordinance=ordinance)
-        _transition(
+        application_transition(
             locked,
             actor=staff,
             action="application_approve",
@@ -190,7 +190,7 @@ def application_approve(
             decision_reasons=reasons.strip(),
         )
         # The permit document is part of the decision: if it cannot be made, nothing is.
-        from siltfence.apps.documents.services import permit_document_store
+        from siltfence.apps.permits.services.letters import permit_document_store
 
         permit_document_store(permit=permit)
     application.refresh_from_db()
@@ -201,15 +201,15 @@ def application_disapprove(
     *, application: Application, staff: Any, reasons: str, at: datetime.datetime
 ) -> None:
     """Disapprove, with the reasons in writing (§ 413-8D, § 135-7C(3))."""
-    ordinance = _ordinance(application.village_id)
-    _require_staff(staff, application, ordinance)
+    ordinance = village_ordinance(application.village_id)
+    require_staff(staff, application, ordinance)
     citation = ordinance.rules["permit"]["disapproval_citation"]
     if not reasons.strip():
         raise ActionRefused(errors.REASONS_REQUIRED.format(citation=citation), field="reasons")
     with transaction.atomic():
         locked = Application.objects.select_for_update().get(pk=application.pk)
         _decision_checks(locked, at)
-        _transition(
+        application_transition(
             locked,
             actor=staff,
             action="application_disapprove",
@@ -222,7 +222,7 @@ def application_disapprove(
             decided_at=at,
             decision_reasons=reasons.strip(),
         )
-        from siltfence.apps.documents.services import disapproval_document_store
+        from siltfence.apps.permits.services.letters import disapproval_document_store
 
         disapproval_document_store(application=locked)
     application.refresh_from_db()

@@ -12,8 +12,9 @@ from django.utils import timezone
 
 from siltfence.apps.audit.chain import event_record
 from siltfence.apps.permits.errors import ActionRefused
+from siltfence.apps.permits.fee_terms import area_read, fee_terms_read
 from siltfence.apps.permits.models import FeeSchedule, OfficeClosure, Village
-from siltfence.apps.permits.services.common import _ordinance, _require_staff
+from siltfence.apps.permits.services.common import require_staff, village_ordinance
 
 
 def fee_in_force(village: Village | str, on: datetime.date) -> FeeSchedule | None:
@@ -63,8 +64,8 @@ def village_sync(*, years: range | None = None) -> list[Village]:
 def office_closure_add(
     *, village: Village, staff: Any, day: datetime.date, reason: str
 ) -> OfficeClosure:
-    ordinance = _ordinance(village)
-    _require_staff(staff, village, ordinance)
+    ordinance = village_ordinance(village)
+    require_staff(staff, village, ordinance)
     with transaction.atomic():
         closure, _ = OfficeClosure.objects.get_or_create(
             village=village, day=day, defaults={"reason": reason.strip() or "office closed"}
@@ -83,8 +84,8 @@ def office_closure_add(
 
 
 def office_closure_remove(*, village: Village, staff: Any, day: datetime.date) -> None:
-    ordinance = _ordinance(village)
-    _require_staff(staff, village, ordinance)
+    ordinance = village_ordinance(village)
+    require_staff(staff, village, ordinance)
     with transaction.atomic():
         deleted, _ = OfficeClosure.objects.filter(village=village, day=day).delete()
         if deleted:
@@ -116,10 +117,8 @@ def fee_schedule_set(
     that date. A base amount; where the schedule says so, an amount per acre (or per 1,000
     sq ft) of disturbed area beyond what the base covers; and a re-inspection fee. Only
     what the village set is entered: an empty amount is none, never a default."""
-    from siltfence.apps.payments.services import area_read, fee_terms_read
-
-    ordinance = _ordinance(village)
-    _require_staff(staff, village, ordinance)
+    ordinance = village_ordinance(village)
+    require_staff(staff, village, ordinance)
     terms = fee_terms_read(
         amount=amount,
         per_area_amount=per_area_amount,

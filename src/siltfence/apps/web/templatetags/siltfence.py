@@ -1,6 +1,7 @@
 from django import forms, template
 from django.utils.safestring import SafeString
 
+from siltfence.apps.audit.models import action_words
 from siltfence.presentation import labels
 
 register = template.Library()
@@ -21,8 +22,8 @@ def words(value: object) -> str:
 
 @register.filter
 def record_words(value: object) -> str:
-    """An audit record's action in plain words (see ``labels.audit_action``)."""
-    return labels.audit_action(str(value or ""))
+    """An audit record's action in plain words (see ``audit.models.action_words``)."""
+    return action_words(str(value or ""))
 
 
 @register.filter

@@ -1,9 +1,11 @@
 """The day's work, run by the worker's ``daily_sweep_task`` or by ``manage.py siltfence_sweep
---now``: the rain onto permits and their duties (``duties.services``), then the reminders
-(``reminders.services``) and the emails that carry them (``outbox.services``).
+--now``: the rain onto permits and their duties (``duties.rain_events``,
+``duties.services``), then the reminders (``reminders.services``) and the emails that carry
+them (``outbox.services``).
 
-It sits above both duties and reminders: the reminders read the stored duties, so nothing
-in ``duties.services`` calls the reminders; only this module, the task and the command do.
+It sits above duties, in the reminders app, since the reminders read the stored duties:
+nothing in ``duties`` calls the reminders; only this module, the task and the command do
+(docs/decisions/0049-lower-apps-signal-higher-ones.md).
 """
 
 from __future__ import annotations
@@ -13,12 +15,9 @@ import datetime
 from django.utils import timezone
 
 from siltfence.apps.duties.models import SweepRun
-from siltfence.apps.duties.services import (
-    permit_duties_recompute,
-    rain_sweep,
-    site_station_assign,
-    stale_permit_ids,
-)
+from siltfence.apps.duties.rain_events import rain_sweep
+from siltfence.apps.duties.services import permit_duties_recompute, stale_permit_ids
+from siltfence.apps.duties.stations import site_station_assign
 from siltfence.apps.outbox.services import outbox_send
 from siltfence.apps.permits.models import Site
 from siltfence.apps.permits.stored_clocks import decision_clocks_refresh

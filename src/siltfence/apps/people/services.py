@@ -26,11 +26,12 @@ from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from siltfence.apps.accounts.models import BoardSeat, Membership, Role, village_today
+from siltfence.apps.accounts.models import BoardSeat, Membership, Role
 from siltfence.apps.accounts.rules import village_ids
 from siltfence.apps.accounts.selectors import current_staff_count
 from siltfence.apps.audit.chain import event_record
 from siltfence.core.errors import SiltfenceError
+from siltfence.presentation.today import village_today
 
 NAME_MAX_LENGTH = 150
 EMAIL_MAX_LENGTH = 254

@@ -29,7 +29,7 @@ class Command(BaseCommand):
             except DateRefused as exc:
                 raise CommandError(f"--day: {exc}") from None
         if options["now"]:
-            from siltfence.apps.duties.sweep import daily_sweep
+            from siltfence.apps.reminders.sweep import daily_sweep
 
             run = daily_sweep(day=day)
             self.stdout.write(
@@ -38,7 +38,7 @@ class Command(BaseCommand):
                 f"{run.reminders_sent} reminder(s) sent."
             )
             return
-        from siltfence.apps.duties.tasks import daily_sweep_task
+        from siltfence.apps.reminders.tasks import daily_sweep_task
 
         result = daily_sweep_task.enqueue(day=day.isoformat())
         self.stdout.write(f"The sweep of {day.isoformat()} is queued for the worker ({result.id}).")

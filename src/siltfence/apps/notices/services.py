@@ -1,7 +1,7 @@
 """Telling the people a change concerns, by email, in the transaction that makes the change.
 
 Every change of state is an audit event (``apps.audit``); when one is written, this module
-looks its action up in ``NOTICES`` and records an email (``services.message_record``) to
+looks its action up in ``NOTICES`` and records an email (``outbox.services.message_record``) to
 each person the change concerns: the applicant, the permittee and the landowner, the
 person who reported a problem, the village's staff. Each email says what happened, what
 the person must do, cites the section the event cites, and links to the page. A notice the
@@ -24,6 +24,14 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
+
+from siltfence.apps.accounts.models import Membership, Role
+from siltfence.apps.appeals.models import Appeal
+from siltfence.apps.enforcement.models import EnforcementCase, Violation
+from siltfence.apps.outbox.models import NoticePreference
+from siltfence.apps.outbox.services import message_record
+from siltfence.apps.permits.errors import ActionRefused
+from siltfence.apps.permits.models import Application, PartyRole, Permit
 
 logger = logging.getLogger(__name__)
 
@@ -256,8 +264,6 @@ class Subject:
 
 
 def _owners(application: Any) -> tuple[str, ...]:
-    from siltfence.apps.permits.models import PartyRole
-
     wanted = (PartyRole.LANDOWNER, PartyRole.RESPONSIBLE_PARTY)
     return tuple(p.email for p in application.parties.all() if p.role in wanted and p.email)
 
@@ -279,10 +285,6 @@ def _of_application(application: Any) -> Subject:
 
 
 def _subject(entity: str, entity_id: int, after: dict[str, Any]) -> Subject | None:
-    from siltfence.apps.appeals.models import Appeal
-    from siltfence.apps.enforcement.models import EnforcementCase, Violation
-    from siltfence.apps.permits.models import Application, Permit
-
     if entity == "application":
         application = Application.objects.select_related("site", "applicant").get(pk=entity_id)
         return _of_application(application)
@@ -332,8 +334,6 @@ def _subject(entity: str, entity_id: int, after: dict[str, Any]) -> Subject | No
 
 
 def _staff(village_id: str) -> list[Any]:
-    from siltfence.apps.accounts.models import Membership, Role
-
     return [
         m.user
         for m in Membership.objects.filter(village_id=village_id, role=Role.STAFF).select_related(
@@ -396,8 +396,6 @@ def _body(
 
 
 def _turned_off(users: list[Any], group: str) -> set[int]:
-    from siltfence.apps.outbox.models import NoticePreference
-
     return {
         p.user_id
         for p in NoticePreference.objects.filter(user__in=[u for u in users if u is not None])
@@ -407,8 +405,6 @@ def _turned_off(users: list[Any], group: str) -> set[int]:
 
 def notices_for(event: Any) -> None:
     """Record the emails that tell of ``event`` (an audit event just written)."""
-    from siltfence.apps.outbox.services import message_record
-
     told: list[tuple[str, Notice, dict[str, Any] | None]] = []
     if event.action in NOTICES:
         told.append((event.action, NOTICES[event.action], None))
@@ -451,3 +447,18 @@ def on_audit_event(sender: Any, instance: Any, created: bool, **kwargs: Any) -> 
             notices_for(instance)
     except Exception:
         logger.exception("notice of %s %s not recorded", instance.action, instance.entity_id)
+
+
+def notice_preference_set(*, user: Any, receive: list[str]) -> None:
+    """Which kinds of notice ``user`` receives (``GROUPS``); the rest are turned off.
+    A notice the chapter requires in writing is sent whatever is chosen."""
+    unknown = [g for g in receive if g not in GROUPS]
+    if unknown:
+        raise ActionRefused(
+            f"notices: {str(unknown[0])[:40]!r} is not a kind of email; choose among "
+            + ", ".join(GROUPS),
+            field="notices",
+        )
+    NoticePreference.objects.update_or_create(
+        user=user, defaults={"off": sorted(g for g in GROUPS if g not in receive)}
+    )

@@ -1,8 +1,8 @@
 from django.urls import path
 
-from siltfence.apps.accounts import views
+from siltfence.apps.people import views
 
-app_name = "accounts"
+app_name = "people"
 
 urlpatterns = [
     path("staff/villages/<slug:village>/people/", views.people, name="people"),

@@ -7,8 +7,8 @@ from typing import Any
 from django import forms
 
 from siltfence.apps.accounts.models import BoardSeat, Role
-from siltfence.apps.accounts.services import EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, REASON_MAX_LENGTH
-from siltfence.apps.enforcement.forms import StrictDateField
+from siltfence.apps.people.services import EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, REASON_MAX_LENGTH
+from siltfence.presentation.forms import StrictDateField
 
 TERM_HINT = "Needed for an appeals board member; optional for the others."
 SEAT_HINT = (

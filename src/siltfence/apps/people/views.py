@@ -16,11 +16,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from siltfence.apps.accounts import services
-from siltfence.apps.accounts.forms import AddForm, EndForm, TermForm
 from siltfence.apps.accounts.models import Membership, Role
 from siltfence.apps.accounts.rules import village_ids
 from siltfence.apps.accounts.selectors import membership_of_village, village_people
+from siltfence.apps.people import services
+from siltfence.apps.people.forms import AddForm, EndForm, TermForm
 from siltfence.apps.permits.models import Village
 
 NOT_STAFF = "Only the village's administering authority may see its people."
@@ -53,7 +53,7 @@ def _people_page(
 ) -> HttpResponse:
     return render(
         request,
-        "accounts/people.html",
+        "people/people.html",
         {"village": place, "people": village_people(place.pk), "form": form or AddForm()},
         status=status,
     )
@@ -99,7 +99,7 @@ def person_add(request: HttpRequest, village: str) -> HttpResponse:
                 f"{place.name}.{sent} At their next sign-in they set up an authenticator app "
                 "if they have none.",
             )
-            return redirect("accounts:people", village=place.pk)
+            return redirect("people:people", village=place.pk)
     return _people_page(request, place, form, status=400)
 
 
@@ -119,7 +119,7 @@ def _person_page(
     }
     return render(
         request,
-        "accounts/person.html",
+        "people/person.html",
         {
             "village": place,
             "m": membership,
@@ -167,7 +167,7 @@ def person_term(request: HttpRequest, village: str, pk: int) -> HttpResponse:
             _refused(form, refused)
         else:
             messages.success(request, f"The term of {membership.user.get_username()} was changed.")
-            return redirect("accounts:people", village=place.pk)
+            return redirect("people:people", village=place.pk)
     return _person_page(request, place, membership, term=form, status=400)
 
 
@@ -197,7 +197,7 @@ def person_end(request: HttpRequest, village: str, pk: int) -> HttpResponse:
             )
             if place.pk not in village_ids(_fresh(request), Role.STAFF):
                 return redirect("web:home")
-            return redirect("accounts:people", village=place.pk)
+            return redirect("people:people", village=place.pk)
     return _person_page(request, place, membership, end=form, status=400)
 
 
@@ -228,4 +228,4 @@ def person_link(request: HttpRequest, village: str, pk: int) -> HttpResponse:
         messages.success(
             request, f"A new link to choose a password was sent to {membership.user.email}."
         )
-    return redirect("accounts:people", village=place.pk)
+    return redirect("people:people", village=place.pk)

@@ -1,4 +1,5 @@
-"""Background work, run by the database-backed worker (``manage.py db_worker``).
+"""Background work of the daily sweep, run by the database-backed worker
+(``manage.py db_worker``).
 
 The daily trigger is a timer outside the application (cron or a systemd timer) that runs
 ``manage.py siltfence_sweep``, which puts ``daily_sweep_task`` on the queue; the worker
@@ -19,7 +20,7 @@ def daily_sweep_task(day: str | None = None) -> dict[str, Any]:
     today in the village by default)."""
     from django.utils import timezone
 
-    from siltfence.apps.duties.sweep import daily_sweep
+    from siltfence.apps.reminders.sweep import daily_sweep
 
     when = datetime.date.fromisoformat(day) if day else timezone.localdate()
     run = daily_sweep(day=when)

@@ -1,0 +1,98 @@
+"""Rain just recorded, onto the permits at once: the stations it gives sites that had none,
+its qualifying rains written onto the permits (``duties.rain_events``) and their duties
+recomputed (``duties.services``).
+
+The rain record sends ``rain.signals.rain_recorded`` when an import or a day entered at a
+village's gauge wrote new rain; ``rain_recorded_received`` (connected in ``DutiesConfig``)
+answers it with ``rain_apply``, and what changed goes back in words
+(docs/decisions/0049-lower-apps-signal-higher-ones.md). The station page calls
+``rain_apply`` itself.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils import timezone
+
+from siltfence.apps.duties.models import PermitDuties
+from siltfence.apps.duties.rain_events import LOOKBACK_DAYS, _open_on, rain_sweep
+from siltfence.apps.duties.services import permit_duties_recompute
+from siltfence.apps.duties.stations import site_station_assign
+from siltfence.apps.permits.models import (
+    Permit,
+    PermitStatus,
+    Site,
+)
+
+
+@dataclass
+class RainApplied:
+    """What newly recorded rain changed on the permits, at once."""
+
+    stations_chosen: int  # sites that had no station and now read one of these
+    rains: int  # qualifying rains written onto permits (a rain of two wet days is one)
+    permits: list[int]  # the permits they landed on
+    owing: int  # of those, the permits that now owe an inspection after rain
+
+    def says(self) -> str:
+        if not self.rains and not self.stations_chosen:
+            return "No permit in force reads rain at these stations on these days: nothing changed."
+        parts = []
+        if self.stations_chosen:
+            parts.append(f"{self.stations_chosen} site(s) now read their rain here")
+        parts.append(f"{self.rains} qualifying rain(s) written onto {len(self.permits)} permit(s)")
+        parts.append(f"{self.owing} permit(s) now owe an inspection after rain")
+        return "; ".join(parts) + "."
+
+
+def rain_apply(
+    *, stations: Iterable[str], first: datetime.date, last: datetime.date
+) -> RainApplied:
+    """Rain just recorded at ``stations`` from ``first`` to ``last`` shows on the permits
+    without waiting for the morning's sweep: sites with no station are given one (a
+    station with a record may now qualify), every qualifying rain is written onto the
+    permits open on its day that read it (a closed permit included, when the rain fell
+    before it was closed), and their duties are recomputed."""
+    wanted = set(stations)
+    chosen = 0
+    for site in Site.objects.filter(
+        rain__isnull=True, applications__permit__status=PermitStatus.ACTIVE
+    ).distinct():
+        link = site_station_assign(site=site)
+        chosen += link is not None and link.station_id in wanted
+    earliest = (
+        Permit.objects.filter(_open_on(first), application__site__rain__station_id__in=wanted)
+        .order_by("issued_on")
+        .values_list("issued_on", flat=True)
+        .first()
+    )
+    rains: set[tuple[str, datetime.date]] = set()
+    touched: set[int] = set()
+    if earliest is not None:
+        today = timezone.localdate()
+        start, day = max(first, earliest), min(last + datetime.timedelta(days=1), today)
+        # Each sweep takes the LOOKBACK_DAYS before its day: step back by that much.
+        while day >= start:
+            result = rain_sweep(day=day)
+            rains |= result.rains
+            touched.update(result.touched)
+            day -= datetime.timedelta(days=LOOKBACK_DAYS)
+    permit_duties_recompute(permit_ids=sorted(touched))
+    owing = sum(
+        1
+        for state in PermitDuties.objects.filter(permit_id__in=touched)
+        if any(d["kind"] == "rain_inspection" and d["status"] != "met" for d in state.duties)
+    )
+    return RainApplied(chosen, len(rains), sorted(touched), owing)
+
+
+def rain_recorded_received(
+    sender: Any, *, stations: list[str], first: datetime.date, last: datetime.date, **kwargs: Any
+) -> str:
+    """The receiver of ``rain.signals.rain_recorded``: the rain onto the permits, and what
+    it changed in words (``RainApplied.says``)."""
+    return rain_apply(stations=stations, first=first, last=last).says()

@@ -1,0 +1,92 @@
+"""A village's office calendar (the days its office is closed, which the review clock
+skips) and its fee schedule, kept by its staff."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from siltfence.apps.permits import services
+from siltfence.apps.permits.models import (
+    Village,
+)
+from siltfence.apps.web.forms import (
+    ClosureForm,
+    FeeScheduleForm,
+)
+from siltfence.apps.web.selectors import closures_from, fee_schedules
+from siltfence.apps.web.staff_views import (
+    staff_only,
+    step_done,
+)
+from siltfence.core.ordinance.loader import load
+
+
+@login_required
+@require_GET
+def village_settings(request: HttpRequest, village: str) -> HttpResponse:
+    place = get_object_or_404(Village, pk=village)
+    staff_only(request, place)
+    ordinance = load(place.id)
+    return render(
+        request,
+        "web/village_settings.html",
+        {
+            "village": place,
+            "ordinance": ordinance,
+            "closures": closures_from(place, timezone.localdate()),
+            "fees": fee_schedules(place),
+            "closure_form": ClosureForm(),
+            "fee_form": FeeScheduleForm(),
+        },
+    )
+
+
+@login_required
+@require_POST
+def village_closure(request: HttpRequest, village: str) -> HttpResponse:
+    place = get_object_or_404(Village, pk=village)
+    staff_only(request, place)
+    form = ClosureForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, f"closure: {form.errors.as_text()}")
+    elif request.POST.get("remove"):
+        step_done(
+            request,
+            lambda: services.office_closure_remove(
+                village=place, staff=request.user, day=form.cleaned_data["day"]
+            ),
+            "Closure removed.",
+        )
+    else:
+        step_done(
+            request,
+            lambda: services.office_closure_add(
+                village=place, staff=request.user, **form.cleaned_data
+            ),
+            "Closure added.",
+        )
+    return redirect("web:village-settings", village=village)
+
+
+@login_required
+@require_POST
+def village_fee(request: HttpRequest, village: str) -> HttpResponse:
+    place = get_object_or_404(Village, pk=village)
+    staff_only(request, place)
+    form = FeeScheduleForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, f"fee: {form.errors.as_text()}")
+    else:
+        step_done(
+            request,
+            lambda: services.fee_schedule_set(
+                village=place, staff=request.user, **form.cleaned_data
+            ),
+            "Fee schedule updated.",
+        )
+    return redirect("web:village-settings", village=village)
