@@ -187,7 +187,10 @@ class World:
             amount="300",
             incurred_on=timezone.localdate(ago(25)),
         )
-        self.invoice = s.invoice_issue(case=self.case, staff=staff, on=timezone.localdate(ago(20)))
+        # Due ten days ago, so that its costs can be recorded as unpaid.
+        self.invoice = s.invoice_issue(
+            case=self.case, staff=staff, on=timezone.localdate(ago(20)), due_in_days=10
+        )
         self.document = self.case.documents.first()
         # A copy of the placard mailed, the day it was received not yet known.
         self.service = s.document_serve(
@@ -271,7 +274,7 @@ class World:
         if row.name == "enforcement:case-step":
             args.append("compliance")
         if row.name == "enforcement:invoice-step":
-            args.append("payment")
+            args.append("unpaid")
         url = reverse(row.name, args=args)
         if row.name == "appeals:new":
             url += f"?action={self.order.pk}"
@@ -300,7 +303,7 @@ def _data(row: Row) -> dict[str, Any]:
             "to_name": "Alex Schmid",
         },
         "enforcement:service-received": {"received_on": today, "received_how": "Receipt card"},
-        "enforcement:invoice-step": {"amount": "50", "paid_on": today, "method": "cash"},
+        "enforcement:invoice-step": {"at": now},
         "enforcement:violation-new": {
             "village": factories.SPENCER,
             "address": "77 Oak St, Spencer",

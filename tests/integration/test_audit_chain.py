@@ -28,6 +28,7 @@ from siltfence.apps.audit.chain import (
     event_record,
 )
 from siltfence.apps.audit.models import AuditAction, AuditEvent, ChainHead
+from siltfence.apps.payments import services as payments
 from siltfence.apps.permits import services
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.models import Village
@@ -119,10 +120,10 @@ SERVICE_CALLS: dict[str, Call] = {
     "fee_payment_record": Call(
         "fee_payment_record",
         "staff",
-        lambda w: services.fee_payment_record(
+        lambda w: payments.payment_receive(
             application=w.app("draft"),
             staff=w.staff,
-            paid_on=_today(),
+            received_on=_today(),
             amount=Decimal("75.00"),
             method="cash",
         ),

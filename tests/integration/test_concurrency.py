@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from siltfence.apps.audit.chain import chain_verify
 from siltfence.apps.audit.models import AuditEvent
+from siltfence.apps.payments import services as payments
 from siltfence.apps.permits import errors, services
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.models import Application, ApplicationStatus, Permit
@@ -148,10 +149,10 @@ def test_twenty_fee_recordings_at_once_by_two_clerks_record_one_payment(
     def record(index: int) -> None:
         try:
             barrier.wait()
-            services.fee_payment_record(
+            payments.payment_receive(
                 application=Application.objects.get(pk=application.pk),
                 staff=clerks[index % 2],
-                paid_on=timezone.localdate(),
+                received_on=timezone.localdate(),
                 amount=Decimal(75),
                 method="cash",
             )

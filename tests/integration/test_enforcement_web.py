@@ -19,6 +19,7 @@ from factories import NEW_GLARUS, SPENCER, People
 from siltfence.apps.appeals.models import Appeal, Attendance
 from siltfence.apps.enforcement import services as s
 from siltfence.apps.enforcement.models import EnforcementAction, Violation
+from siltfence.apps.payments import services as payments
 
 pytestmark = pytest.mark.django_db
 
@@ -530,8 +531,12 @@ def test_the_board_reports_draw_the_costs_billed_and_recovered(people: People) -
         incurred_on=datetime.date(2026, 7, 27),
     )
     invoice = s.invoice_issue(case=case, staff=staff, on=datetime.date(2026, 8, 1))
-    s.payment_record(
-        invoice=invoice, staff=staff, amount="500", on=datetime.date(2026, 8, 15), method="cash"
+    payments.payment_receive(
+        invoice=invoice,
+        staff=staff,
+        amount="500",
+        received_on=datetime.date(2026, 8, 15),
+        method="cash",
     )
     page = _client().get(reverse("register:reports"), {"village": SPENCER}).content.decode()
     assert "Costs of village work billed: $1250.50; recovered: $500.00" in page

@@ -27,6 +27,7 @@ from factories import FACTS, NEW_GLARUS, SPENCER, text_of
 
 from siltfence.apps.audit.models import AuditEvent
 from siltfence.apps.outbox.services import outbox_send
+from siltfence.apps.payments import services as payments
 from siltfence.apps.permits import services
 from siltfence.apps.permits.models import (
     Application,
@@ -202,10 +203,10 @@ def test_a_draft_started_before_the_fee_was_set_owes_the_fee_in_force_on_the_fil
                 application=draft, user=people.applicant_a, at=timezone.now()
             )
         assert Application.objects.get(pk=draft.pk).status == ApplicationStatus.DRAFT
-        services.fee_payment_record(
+        payments.payment_receive(
             application=draft,
             staff=people.staff[SPENCER],
-            paid_on=today,
+            received_on=today,
             amount=Decimal("75"),
             method="cash",
         )
@@ -231,10 +232,10 @@ def test_a_draft_started_before_the_fee_was_set_owes_the_fee_in_force_on_the_fil
 def test_a_partial_payment_leaves_the_rest_of_the_fee_owed(people):
     draft = factories.make_application(applicant=people.applicant_a, village=SPENCER, state="draft")
     set_fee(people, on=timezone.localdate(), amount="75.00")
-    services.fee_payment_record(
+    payments.payment_receive(
         application=draft,
         staff=people.staff[SPENCER],
-        paid_on=timezone.localdate(),
+        received_on=timezone.localdate(),
         amount=Decimal("50.00"),
         method="cash",
     )
@@ -243,17 +244,17 @@ def test_a_partial_payment_leaves_the_rest_of_the_fee_owed(people):
     # The rest arrives: a second payment, with its own receipt; never more than is owed, so
     # the whole fee recorded again (as if the first were not there) is refused.
     with pytest.raises(services.ActionRefused, match=r"more than the \$25\.00 still owed"):
-        services.fee_payment_record(
+        payments.payment_receive(
             application=draft,
             staff=people.staff[SPENCER],
-            paid_on=timezone.localdate(),
+            received_on=timezone.localdate(),
             amount=Decimal("75.00"),
             method="cash",
         )
-    services.fee_payment_record(
+    payments.payment_receive(
         application=draft,
         staff=people.staff[SPENCER],
-        paid_on=timezone.localdate(),
+        received_on=timezone.localdate(),
         amount=Decimal("25.00"),
         method="check",
         check_number="2231",
@@ -289,7 +290,7 @@ def test_staff_find_drafts_waiting_on_the_fee_in_the_review_queue(people):
     detail = spencer_staff.get(reverse("web:staff-application", args=[draft.pk]))
     assert "Record the fee payment" in detail.content.decode()
     spencer_staff.post(
-        reverse("web:staff-fee", args=[draft.pk]),
+        reverse("payments:fee-payment", args=[draft.pk]),
         {
             "purpose": "application_fee",
             "amount": "75.00",

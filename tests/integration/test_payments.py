@@ -430,11 +430,11 @@ def test_a_receipt_names_the_village_the_money_and_the_section_of_the_fee(people
 def test_an_invoice_receipt_cites_the_cost_section_in_each_village(people):
     for village, section in ((SPENCER, "§ 413-10E"), (NEW_GLARUS, "§ 135-11E")):
         _case, invoice = invoiced_case(people, village)
-        enforcement.payment_record(
+        payments.payment_receive(
             invoice=invoice,
             staff=people.staff[village],
             amount="500",
-            on=datetime.date(2026, 8, 15),
+            received_on=datetime.date(2026, 8, 15),
             method="transfer",
         )
         payment = invoice.payments.get()
@@ -511,6 +511,8 @@ def test_a_payment_entered_wrong_is_corrected_by_a_new_entry_and_the_old_one_sta
     wrong.refresh_from_db()
     assert wrong.amount == Decimal("57.00") and wrong.superseded_by == right
     # The total counts the correction, not the entry it corrects: 75, not 57 + 75.
+    application.refresh_from_db()
+    assert application.fee_paid == Decimal("75.00")
     assert services.application_missing(application, on=DEC_1) == []
     with pytest.raises(ActionRefused, match="already corrected by receipt SP-R-2026-0002"):
         payments.payment_correct(payment=wrong, staff=staff, reason="again", amount="70")
@@ -570,12 +572,61 @@ def test_a_fee_corrected_keeps_the_figure_it_replaces_and_counts_the_new_one(peo
     assert "fee of $265.00 corrected to $215.00" in page and "Area was 1.3 acres" in page
 
 
+@pytest.mark.django_db(transaction=True)
+def test_the_application_keeps_what_is_paid_and_whether_corrected_and_the_migration_fills_it(
+    people,
+):
+    """Filing reads what is paid from the application: the payments app writes it with each
+    payment and correction, and the migration fills it for payments recorded before."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    schedule(people, amount="75")
+    staff = people.staff[SPENCER]
+    two = draft(people)
+    pay(two, staff, "50")
+    pay(two, staff, "20")
+    corrected = draft(people)
+    wrong = pay(corrected, staff, "57")
+    payments.payment_correct(payment=wrong, staff=staff, reason="Keyed 57 for 75", amount="75")
+    fee_fixed = draft(people)
+    payments.application_fee_correct(
+        application=fee_fixed, staff=staff, amount="100", reason="Larger area"
+    )
+    untouched = draft(people)
+    expected = {
+        two.pk: (Decimal("70.00"), False),
+        corrected.pk: (Decimal("75.00"), False),
+        fee_fixed.pk: (Decimal("0.00"), True),
+        untouched.pk: (Decimal("0.00"), False),
+    }
+
+    def kept() -> dict[int, tuple[Decimal, bool]]:
+        rows = Application.objects.filter(pk__in=expected)
+        return {
+            pk: (paid, fixed)
+            for pk, paid, fixed in rows.values_list("pk", "fee_paid", "fee_corrected")
+        }
+
+    assert kept() == expected
+    Application.objects.update(fee_paid=0, fee_corrected=False)
+    executor = MigrationExecutor(connection)
+    executor.migrate([("payments", "0001_initial")])
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    assert kept() == expected
+
+
 def test_a_cost_corrected_moves_the_invoice_total_and_its_balance(people):
     case, invoice = invoiced_case(people)
     staff = people.staff[SPENCER]
     contractor = case.costs.get(description="Fence contractor")
-    enforcement.payment_record(
-        invoice=invoice, staff=staff, amount="300", on=datetime.date(2026, 8, 15), method="cash"
+    payments.payment_receive(
+        invoice=invoice,
+        staff=staff,
+        amount="300",
+        received_on=datetime.date(2026, 8, 15),
+        method="cash",
     )
     # 1,250.50 entered for 1,025.50: the bill is 1,025.50 + 250.00 = 1,275.50.
     fixed = payments.work_cost_correct(
@@ -604,8 +655,12 @@ def test_a_cost_corrected_moves_the_invoice_total_and_its_balance(people):
 def test_a_cost_may_not_fall_below_what_was_paid_nor_be_corrected_once_certified(people):
     case, invoice = invoiced_case(people)
     staff = people.staff[SPENCER]
-    enforcement.payment_record(
-        invoice=invoice, staff=staff, amount="1400", on=datetime.date(2026, 8, 15), method="cash"
+    payments.payment_receive(
+        invoice=invoice,
+        staff=staff,
+        amount="1400",
+        received_on=datetime.date(2026, 8, 15),
+        method="cash",
     )
     contractor = case.costs.get(description="Fence contractor")
     # 1,500.50 - 1,250.50 + 1,149.99 = 1,399.99 < 1,400 paid
@@ -653,8 +708,12 @@ def test_a_cost_corrected_to_nothing_before_billing_is_not_billed(people):
 def test_an_invoice_payment_corrected_moves_the_balance(people):
     _case, invoice = invoiced_case(people)
     staff = people.staff[SPENCER]
-    enforcement.payment_record(
-        invoice=invoice, staff=staff, amount="500", on=datetime.date(2026, 8, 15), method="cash"
+    payments.payment_receive(
+        invoice=invoice,
+        staff=staff,
+        amount="500",
+        received_on=datetime.date(2026, 8, 15),
+        method="cash",
     )
     payment = invoice.payments.get()
     payments.payment_correct(payment=payment, staff=staff, reason="It was $50", amount="50")
@@ -717,8 +776,12 @@ def test_only_the_village_s_own_staff_record_or_correct_in_the_service_itself(pe
     village = Village.objects.get(pk=SPENCER)
     writes = {
         "a fee payment": lambda who: pay(application, who, "25"),
-        "an invoice payment": lambda who: enforcement.payment_record(
-            invoice=invoice, staff=who, amount="5", on=datetime.date(2026, 8, 15), method="cash"
+        "an invoice payment": lambda who: payments.payment_receive(
+            invoice=invoice,
+            staff=who,
+            amount="5",
+            received_on=datetime.date(2026, 8, 15),
+            method="cash",
         ),
         "a payment correction": lambda who: payments.payment_correct(
             payment=payment, staff=who, reason="x", amount="40"
@@ -780,7 +843,7 @@ def test_staff_record_a_check_on_the_application_page_and_see_its_receipt(people
     application = draft(people)
     client = signed_in(people.staff[SPENCER])
     response = client.post(
-        reverse("web:staff-fee", args=[application.pk]),
+        reverse("payments:fee-payment", args=[application.pk]),
         {
             "amount": "75.00",
             "paid_on": "2026-11-30",
@@ -793,7 +856,7 @@ def test_staff_record_a_check_on_the_application_page_and_see_its_receipt(people
     ]
     assert not Payment.objects.exists()
     client.post(
-        reverse("web:staff-fee", args=[application.pk]),
+        reverse("payments:fee-payment", args=[application.pk]),
         {
             "amount": "75.00",
             "paid_on": "2026-11-30",
@@ -934,7 +997,7 @@ def test_a_hostile_fee_form_posted_never_fails_nor_half_writes(people, values):
     before = (Payment.objects.count(), AuditEvent.objects.count())
     amount, method, number, payer = values
     response = client.post(
-        reverse("web:staff-fee", args=[application.pk]),
+        reverse("payments:fee-payment", args=[application.pk]),
         {
             "purpose": "application_fee",
             "amount": amount,

@@ -36,6 +36,7 @@ from hypothesis import strategies as st
 from siltfence.apps.accounts.models import Membership, Role
 from siltfence.apps.duties.services import permit_duties_recompute
 from siltfence.apps.enforcement import services as enforcement
+from siltfence.apps.payments import services as payments
 from siltfence.apps.permits import services
 from siltfence.apps.permits.models import Application, Permit, Village
 from siltfence.presentation import tables
@@ -63,14 +64,19 @@ def _noon_on_december_3(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def fee_paid(application: Application, staff: Any, on: datetime.date, amount: Decimal) -> None:
     """The application fee recorded as paid, in cash."""
-    services.fee_payment_record(
-        application=application, staff=staff, paid_on=on, amount=amount, method="cash"
+    payments.payment_receive(
+        application=application, staff=staff, received_on=on, amount=amount, method="cash"
     )
 
 
 def invoice_paid(invoice: Any, staff: Any, on: datetime.date, amount: str) -> None:
-    enforcement.payment_record(
-        invoice=invoice, staff=staff, amount=amount, on=on, method="check", check_number="1042"
+    payments.payment_receive(
+        invoice=invoice,
+        staff=staff,
+        amount=amount,
+        received_on=on,
+        method="check",
+        check_number="1042",
     )
 
 

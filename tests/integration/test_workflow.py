@@ -21,6 +21,7 @@ from siltfence.apps.accounts.models import Membership, Role
 from siltfence.apps.audit.chain import chain_verify
 from siltfence.apps.audit.models import AuditEvent
 from siltfence.apps.documents.pdf import lines_to_pdf
+from siltfence.apps.payments import services as payments
 from siltfence.apps.permits import services
 from siltfence.apps.permits.clocks import decision_due_if_filed, review_clock
 from siltfence.apps.permits.errors import ActionRefused
@@ -290,10 +291,10 @@ def test_a_fee_set_by_the_village_must_be_paid_before_filing(villages, people):
         services.application_submit(
             application=application, user=people["owner"], at=local(2026, 5, 1, 9)
         )
-    services.fee_payment_record(
+    payments.payment_receive(
         application=application,
         staff=people["bi"],
-        paid_on=datetime.date(2026, 5, 1),
+        received_on=datetime.date(2026, 5, 1),
         amount=Decimal("75.00"),
         method="cash",
     )

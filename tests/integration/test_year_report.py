@@ -43,6 +43,7 @@ from season_helpers import application_made
 from siltfence.apps.duties.services import permit_duties_recompute
 from siltfence.apps.enforcement import services as enforcement
 from siltfence.apps.inspections.services import inspection_record
+from siltfence.apps.payments import services as payments
 from siltfence.apps.permits import services as permits
 from siltfence.apps.permits.models import Application, Permit, Village
 from siltfence.apps.sitelog.services import site_log_record
@@ -218,8 +219,8 @@ def world(people: People) -> dict[str, Any]:
         incurred_on=day("2025-12-22"),
     )
     invoice = enforcement.invoice_issue(case=case, staff=staff, on=day("2025-12-23"))
-    enforcement.payment_record(
-        invoice=invoice, staff=staff, amount="250.00", on=day("2025-12-30"), method="cash"
+    payments.payment_receive(
+        invoice=invoice, staff=staff, amount="250.00", received_on=day("2025-12-30"), method="cash"
     )
     enforcement.violation_end(
         violation=violation, staff=staff, days_to=day("2025-11-24"), at=at("2025-11-25")

@@ -17,7 +17,6 @@ from siltfence.apps.enforcement import services as s
 from siltfence.apps.enforcement.models import EnforcementCase, Invoice
 from siltfence.apps.enforcement.selectors import cases_visible_to
 from siltfence.apps.enforcement.views import _FormError, said
-from siltfence.apps.permits.books import books
 from siltfence.core.errors import SiltfenceError
 from siltfence.core.ordinance.loader import load
 from siltfence.presentation.forms import first_error, village_time
@@ -141,36 +140,21 @@ def invoice_step(request: HttpRequest, pk: int, step: str) -> HttpResponse:
         Invoice.objects.filter(case__in=cases_visible_to(request.user)).select_related("case"),
         pk=pk,
     )
-    if step not in ("payment", "unpaid", "certify"):
+    if step not in ("unpaid", "certify"):
         raise Http404
     if not is_staff_of(request.user, invoice.case):
         raise PermissionDenied("Only the village's administering authority takes these steps.")
     try:
-        if step == "payment":
-            form = books().invoice_payment_form(request.POST)
-            if not form.is_valid():
-                raise _FormError(first_error(form))
-            s.payment_record(
-                invoice=invoice,
-                staff=request.user,
-                amount=form.cleaned_data["amount"],
-                on=form.cleaned_data["paid_on"],
-                method=form.cleaned_data["method"],
-                check_number=form.cleaned_data["check_number"],
-            )
-            receipt = invoice.payments.order_by("-id").first()
-            done = f"Payment recorded: receipt {receipt.receipt_number if receipt else ''}."
+        step_form = f.StepForm(request.POST)
+        if not step_form.is_valid():
+            raise _FormError(first_error(step_form))
+        at = village_time(step_form.cleaned_data["at"], invoice.case.village_id)
+        if step == "unpaid":
+            s.costs_unpaid_record(invoice=invoice, staff=request.user, at=at)
+            done = "The costs are recorded as unpaid."
         else:
-            step_form = f.StepForm(request.POST)
-            if not step_form.is_valid():
-                raise _FormError(first_error(step_form))
-            at = village_time(step_form.cleaned_data["at"], invoice.case.village_id)
-            if step == "unpaid":
-                s.costs_unpaid_record(invoice=invoice, staff=request.user, at=at)
-                done = "The costs are recorded as unpaid."
-            else:
-                s.tax_roll_certify(invoice=invoice, staff=request.user, at=at)
-                done = "Certified to the tax roll. The certification was generated."
+            s.tax_roll_certify(invoice=invoice, staff=request.user, at=at)
+            done = "Certified to the tax roll. The certification was generated."
     except _FormError as exc:
         messages.error(request, str(exc))
     except SiltfenceError as exc:

@@ -15,12 +15,14 @@ from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_GET, require_POST
 
 from siltfence.apps.accounts.rules import is_staff_of
-from siltfence.apps.enforcement.models import WorkCost
+from siltfence.apps.enforcement.models import Invoice, WorkCost
 from siltfence.apps.enforcement.selectors import cases_visible_to
 from siltfence.apps.payments import services
 from siltfence.apps.payments.forms import (
     CostCorrectForm,
     FeeCorrectForm,
+    FeeForm,
+    InvoicePaymentForm,
     PaymentCorrectForm,
     VillageAddressForm,
 )
@@ -76,6 +78,55 @@ def payment_correct(request: HttpRequest, pk: int) -> HttpResponse:
     if payment.invoice_id is not None:
         return redirect("enforcement:case", pk=payment.invoice.case_id)
     return redirect("web:staff-application", pk=payment.application_id)
+
+
+@login_required
+@require_POST
+def fee_payment(request: HttpRequest, pk: int) -> HttpResponse:
+    """A fee received toward an application (its fee, or one re-inspection)."""
+    application = get_object_or_404(applications_visible_to(request.user), pk=pk)
+    _staff_only(request, application)
+    _write(
+        request,
+        FeeForm(request.POST),
+        lambda data: services.payment_receive(
+            staff=request.user,
+            application=application,
+            purpose=data["purpose"],
+            amount=data["amount"],
+            received_on=data["paid_on"],
+            method=data["method"],
+            check_number=data["check_number"],
+            payer=data["payer"],
+        ),
+        "Fee payment recorded: receipt {done.receipt_number}, under “Fees and payments”.",
+    )
+    return redirect("web:staff-application", pk=pk)
+
+
+@login_required
+@require_POST
+def invoice_payment(request: HttpRequest, pk: int) -> HttpResponse:
+    """A payment of the bill for the village's work, at most what is still owed."""
+    invoice = get_object_or_404(
+        Invoice.objects.filter(case__in=cases_visible_to(request.user)).select_related("case"),
+        pk=pk,
+    )
+    _staff_only(request, invoice.case)
+    _write(
+        request,
+        InvoicePaymentForm(request.POST),
+        lambda data: services.payment_receive(
+            staff=request.user,
+            invoice=invoice,
+            amount=data["amount"],
+            received_on=data["paid_on"],
+            method=data["method"],
+            check_number=data["check_number"],
+        ),
+        "Payment recorded: receipt {done.receipt_number}.",
+    )
+    return redirect("enforcement:case", pk=invoice.case_id)
 
 
 @login_required

@@ -203,6 +203,11 @@ class Application(models.Model):
     building_permit_expires = models.DateField(null=True, blank=True)
     fee_amount = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
     fee_paid_on = models.DateField(null=True, blank=True)
+    # What is paid toward the fee (every payment not corrected) and whether staff corrected
+    # the fee: kept here by the payments app, which writes both in the transaction that
+    # records the payment or the correction, so that filing reads them from the application.
+    fee_paid = models.DecimalField(max_digits=10, decimal_places=2, default=0, db_default=0)
+    fee_corrected = models.BooleanField(default=False, db_default=False)
     # How the fee was worked out from the schedule, in words ("$150.00 + $50.00 per acre ×
     # 2.3 acres = $265.00"), as the amount was last fixed (at the start, at filing).
     fee_basis = models.CharField(max_length=300, blank=True, default="", db_default="")

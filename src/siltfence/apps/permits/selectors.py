@@ -5,11 +5,10 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from django.db.models import Exists, F, OuterRef, Q, QuerySet
+from django.db.models import F, Q, QuerySet
 
 from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import village_ids
-from siltfence.apps.permits.books import books
 from siltfence.apps.permits.models import Application, ApplicationStatus, FeeSchedule, Permit
 from siltfence.core.fees import SQ_FT, schedule_fee
 
@@ -86,20 +85,18 @@ def drafts_awaiting_fee(
         elif fee.per_area_amount:
             covered = fee.area_included * SQ_FT[fee.area_unit]
             owing |= Q(village_id=village, facts__disturbed_area__gt=float(covered))
-    corrected = Exists(books().fee_corrections().filter(application=OuterRef("pk")))
     drafts = (
         Application.objects.filter(
             village_id__in=staff_of, status=ApplicationStatus.DRAFT, fee_paid_on__isnull=True
         )
-        .alias(corrected=corrected)
-        .filter((Q(corrected=False) & owing) | Q(corrected=True, fee_amount__gt=0))
+        .filter((Q(fee_corrected=False) & owing) | Q(fee_corrected=True, fee_amount__gt=0))
         .select_related("site", "village", "applicant")
-        .annotate(fee_corrected=corrected)
         .only(
             "number",
             "created_at",
             "facts",
             "fee_amount",
+            "fee_corrected",
             "village_id",
             "site__address",
             "village__name",
@@ -111,7 +108,7 @@ def drafts_awaiting_fee(
     )
 
     def due(application: Application) -> Any:
-        if application.fee_corrected:  # type: ignore[attr-defined]
+        if application.fee_corrected:
             return application.fee_amount
         computed = schedule_fee(in_force[application.village_id], application.facts or {})
         return computed.amount if computed is not None else None

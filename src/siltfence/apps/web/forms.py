@@ -11,8 +11,6 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
-from siltfence.apps.payments.forms import FeeForm as FeeForm
-from siltfence.apps.payments.forms import FeeScheduleForm as FeeScheduleForm
 from siltfence.apps.permits.models import DocumentKind, SuretyKind
 from siltfence.presentation.forms import StrictDateField
 

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import is_staff_of, village_ids
 from siltfence.apps.audit.selectors import events_about
+from siltfence.apps.payments.forms import FeeForm
 from siltfence.apps.permits import services
 from siltfence.apps.permits.clocks import application_timeline, review_clock
 from siltfence.apps.permits.models import (
@@ -33,7 +34,6 @@ from siltfence.apps.permits.selectors import (
 from siltfence.apps.permits.stored_clocks import stored_review_clock
 from siltfence.apps.web.forms import (
     DecisionForm,
-    FeeForm,
     InformationRequestForm,
     SuretyReceiveForm,
     blank,
@@ -338,23 +338,5 @@ def disapprove(request: HttpRequest, pk: int) -> HttpResponse:
             application=application, staff=request.user, reasons=reasons, at=timezone.now()
         ),
         "Disapproved. The letter with the reasons was generated.",
-    )
-    return redirect("web:staff-application", pk=pk)
-
-
-@login_required
-@require_POST
-def record_fee(request: HttpRequest, pk: int) -> HttpResponse:
-    application = _staff_application(request, pk)
-    form = FeeForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, first_error(form))
-        return redirect("web:staff-application", pk=pk)
-    step_done(
-        request,
-        lambda: services.fee_payment_record(
-            application=application, staff=request.user, **form.cleaned_data
-        ),
-        "Fee payment recorded; its receipt is under “Fees and payments”.",
     )
     return redirect("web:staff-application", pk=pk)

@@ -108,7 +108,6 @@ urlpatterns = [
     ),
     path("staff/applications/<int:pk>/approve", staff_views.approve, name="staff-approve"),
     path("staff/applications/<int:pk>/disapprove", staff_views.disapprove, name="staff-disapprove"),
-    path("staff/applications/<int:pk>/fee", staff_views.record_fee, name="staff-fee"),
     path(
         "staff/applications/<int:pk>/surety",
         staff_views.surety_receive,

@@ -10,14 +10,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from siltfence.apps.payments.forms import FeeScheduleForm
 from siltfence.apps.permits import services
 from siltfence.apps.permits.models import (
     Village,
 )
-from siltfence.apps.web.forms import (
-    ClosureForm,
-    FeeScheduleForm,
-)
+from siltfence.apps.web.forms import ClosureForm
 from siltfence.apps.web.selectors import closures_from, fee_schedules
 from siltfence.apps.web.staff_views import (
     staff_only,

@@ -30,7 +30,6 @@ from siltfence.apps.permits.models import (
 from siltfence.apps.sitelog.models import EntryKind, SiteLogEntry
 from siltfence.apps.yearreport.report import (
     INSPECTIONS,
-    MONTHS,
     PERMITS,
     Figure,
     _Period,
@@ -39,6 +38,7 @@ from siltfence.apps.yearreport.report import (
     day_words,
     times,
 )
+from siltfence.core.ordinance.sentences import MONTHS
 from siltfence.core.quantities import convert_between
 
 ONE_ACRE_SQ_FT = convert_between(1.0, "acre", "ft**2") or 43_560.0

@@ -17,23 +17,12 @@ from zoneinfo import ZoneInfo
 
 from django.db.models import Q
 
+from siltfence.core import fees
+from siltfence.core.ordinance.sentences import MONTHS
+
 FIRST_YEAR = 1990
 LAST_YEAR = 2100
 
-MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 NOT_RECORDED = "Not recorded in siltfence — fill in by hand"
 
 PERMITS = "Permits"
@@ -114,8 +103,8 @@ def count(n: int | None) -> str:
 
 
 def money(amount: Decimal | None) -> str:
-    value = Decimal(amount or 0).quantize(Decimal("0.01"))
-    return f"${value:,.2f}"
+    """``$1,234.50``, as ``core.fees`` writes money; no amount (an empty sum) is ``$0.00``."""
+    return fees.money(Decimal(amount or 0).quantize(fees.CENT))
 
 
 def acres(value: float) -> str:

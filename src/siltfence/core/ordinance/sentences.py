@@ -66,7 +66,7 @@ UNIT_WORDS: dict[str, tuple[str, str]] = {
     "ft/s": ("ft/s", "ft/s"),
     "um": ("micron", "microns"),
 }
-_MONTHS = [
+MONTHS = [
     "January",
     "February",
     "March",
@@ -150,7 +150,7 @@ def write(value: float | str, unit: str, style: str) -> str:
         if style or not isinstance(value, str):
             raise ValueError("a month-day is written only as {name}, e.g. 'September 15'")
         month, day = value.split("-")
-        return f"{_MONTHS[int(month) - 1]} {int(day)}"
+        return f"{MONTHS[int(month) - 1]} {int(day)}"
     if not isinstance(value, float):
         raise ValueError(f"{value!r} is not a number")
     if style in ("words", "Words", "number-words") and unit in ("percent", "USD"):
@@ -399,7 +399,7 @@ _LITERAL = re.compile(
     r"|(?P<percent>%))?",
     re.IGNORECASE,
 )
-_MONTH_DAY = re.compile(r"\b(?P<month>" + "|".join(_MONTHS) + r") (?P<day>\d{1,2})\b")
+_MONTH_DAY = re.compile(r"\b(?P<month>" + "|".join(MONTHS) + r") (?P<day>\d{1,2})\b")
 
 
 def _number(text: str) -> float:
@@ -433,7 +433,7 @@ def literal_values(
         if equal:
             found.append((match.start(), match.end(), match.group(0), equal))
     for match in _MONTH_DAY.finditer(plain):
-        day = f"{_MONTHS.index(match['month']) + 1:02d}-{int(match['day']):02d}"
+        day = f"{MONTHS.index(match['month']) + 1:02d}-{int(match['day']):02d}"
         equal = tuple(
             name
             for name, p in parameters.items()

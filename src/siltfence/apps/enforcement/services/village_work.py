@@ -29,7 +29,6 @@ from siltfence.apps.enforcement.services.common import (
     event_add,
 )
 from siltfence.apps.enforcement.services.steps import _lawful_step, lawful
-from siltfence.apps.permits.books import books
 from siltfence.apps.permits.models import Village
 from siltfence.apps.permits.services.common import require_staff, village_ordinance, village_zone
 
@@ -212,32 +211,6 @@ def invoice_issue(
             },
         )
         _document(locked, action, "invoice")
-    return invoice
-
-
-def payment_record(
-    *,
-    invoice: Any,
-    staff: Any,
-    amount: Any,
-    on: datetime.date,
-    method: str,
-    check_number: str = "",
-    payer: str = "",
-) -> Any:
-    """A payment of the bill, with its receipt (``payments.services.payment_receive``,
-    handed in as ``books``): at most what is still owed with its interest. A payment
-    entered wrong is corrected by a new entry with its reason, never changed in place."""
-    books().payment_receive(
-        staff=staff,
-        invoice=invoice,
-        amount=amount,
-        received_on=on,
-        method=method,
-        check_number=check_number,
-        payer=payer,
-    )
-    invoice.refresh_from_db()
     return invoice
 
 

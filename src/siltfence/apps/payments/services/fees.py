@@ -13,7 +13,6 @@ from siltfence.apps.payments import errors
 from siltfence.apps.payments.errors import ActionRefused
 from siltfence.apps.payments.models import FeeCorrection, Payment, PaymentPurpose
 from siltfence.apps.payments.selectors import (
-    fee_corrected,
     fee_of_draft,
     fee_paid_total,
     last_paid_on,
@@ -105,7 +104,7 @@ def _fee_payment_receive(
         # paid against is kept with it, for the lists.
         fixed: dict[str, Any] = {}
         if purpose == PaymentPurpose.APPLICATION_FEE and locked.status == "draft":
-            computed = None if fee_corrected(locked) else fee_of_draft(locked, received_on)
+            computed = None if locked.fee_corrected else fee_of_draft(locked, received_on)
             if computed is not None and locked.fee_amount != computed.amount:
                 fixed = {"fee_amount": computed.amount, "fee_basis": computed.words}
         application_transition(
@@ -114,20 +113,21 @@ def _fee_payment_receive(
             action="fee_payment_record",
             citation=fee_citation(ordinance, received_on),
             after_extra={**_payment_words(payment), "paid": str(fee_paid_total(locked))},
-            **_fee_paid_on(locked),
+            **_fee_kept(locked),
             **fixed,
         )
     application.refresh_from_db()
     return payment
 
 
-def _fee_paid_on(locked: Any) -> dict[str, Any]:
-    """The application's day of payment, kept for the lists: the latest payment of its fee
-    that counts, or none."""
+def _fee_kept(locked: Any) -> dict[str, Any]:
+    """What the application keeps of its fee's payments, for filing and the lists: what is
+    paid (every payment not corrected) and the day of the latest payment that counts."""
     return {
+        "fee_paid": fee_paid_total(locked),
         "fee_paid_on": last_paid_on(
             Payment.objects.filter(application=locked, purpose=PaymentPurpose.APPLICATION_FEE)
-        )
+        ),
     }
 
 
@@ -187,7 +187,7 @@ def _fee_payment_correct(
             **_payment_words(correction),
             "paid": str(fee_paid_total(locked_application)),
         },
-        **_fee_paid_on(locked_application),
+        **_fee_kept(locked_application),
     )
     return correction
 
@@ -231,6 +231,7 @@ def application_fee_correct(
                 "fee": str(money),
             },
             fee_amount=money,
+            fee_corrected=True,
         )
     application.refresh_from_db()
     return correction

@@ -80,6 +80,7 @@ def _invoice_payment_receive(
                 "paid": str(locked.paid_amount),
             },
         )
+    invoice.refresh_from_db()
     return payment
 
 

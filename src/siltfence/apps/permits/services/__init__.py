@@ -38,7 +38,6 @@ from siltfence.apps.permits.services.applications import (
     application_missing,
     application_submit,
     document_upload,
-    fee_payment_record,
 )
 from siltfence.apps.permits.services.closeout import permit_close
 from siltfence.apps.permits.services.common import MAX_CONDITION_LENGTH, MAX_MEASURES_LENGTH
@@ -96,7 +95,6 @@ __all__ = [
     "application_submit",
     "document_upload",
     "fee_in_force",
-    "fee_payment_record",
     "fee_schedule_set",
     "mailing_address_read",
     "office_closure_add",

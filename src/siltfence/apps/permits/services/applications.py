@@ -17,7 +17,6 @@ from django.utils import timezone
 from siltfence.apps.accounts.rules import is_applicant_of, is_staff_of
 from siltfence.apps.audit.chain import event_record
 from siltfence.apps.permits import errors
-from siltfence.apps.permits.books import books
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.models import (
     Application,
@@ -239,7 +238,7 @@ def application_checklist_set(*, application: Application, user: Any, items: lis
 def _fee_on(application: Application, on: datetime.date) -> FeeComputed | None:
     """The fee of a draft from the schedule in force on ``on`` and its disturbed area;
     once filed, or once staff corrected it, the fee fixed then."""
-    if application.status != ApplicationStatus.DRAFT or books().fee_corrected(application):
+    if application.status != ApplicationStatus.DRAFT or application.fee_corrected:
         if application.fee_amount is None:
             return None
         return FeeComputed(application.fee_amount, application.fee_basis)
@@ -259,7 +258,7 @@ def _fee_missing(application: Application, on: datetime.date) -> str | None:
     due = application_fee_due(application, on)
     if due is None:
         return None
-    paid = books().fee_paid_total(application)
+    paid = application.fee_paid
     if not paid:
         return errors.MISSING_FEE.format(amount=due)
     if paid < due:
@@ -359,33 +358,3 @@ def application_submit(
     application.refresh_from_db()
     if refusal is not None:
         raise refusal
-
-
-def fee_payment_record(
-    *,
-    application: Application,
-    staff: Any,
-    paid_on: datetime.date,
-    amount: Any,
-    method: str,
-    check_number: str = "",
-    payer: str = "",
-    purpose: str = "application_fee",
-) -> Any:
-    """Record a fee paid (the application fee, or one re-inspection) with its receipt: at
-    most what is still owed, so two clerks recording one payment at once record it once.
-    A payment entered wrong is corrected by a new entry with its reason
-    (``payments.services.payment_correct``), never changed in place. The payments app
-    records it (``payments.services.payment_receive``, handed in as ``books``)."""
-    payment = books().payment_receive(
-        staff=staff,
-        application=application,
-        purpose=purpose,
-        amount=amount,
-        received_on=paid_on,
-        method=method,
-        check_number=check_number,
-        payer=payer,
-    )
-    application.refresh_from_db()
-    return payment
