@@ -67,13 +67,11 @@ def _run(url: str, count: int, sample: int) -> dict[str, Any]:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from siltfence.apps.duties.services import (
-        permit_duties_recompute,
-        rain_days_record,
-        rain_sweep,
-        stations_sync,
-    )
+    from siltfence.apps.duties.rain_events import rain_sweep
+    from siltfence.apps.duties.services import permit_duties_recompute
+    from siltfence.apps.duties.stations import stations_sync
     from siltfence.apps.permits.services import village_sync
+    from siltfence.apps.rain.days import rain_days_record
 
     call_command("migrate", verbosity=0)
     village_sync(years=range(2026, 2027))

@@ -363,12 +363,9 @@ def sweep_at_scale() -> dict[str, Any]:
     from django.db import transaction
     from django.utils import timezone
 
-    from siltfence.apps.duties.services import (
-        active_permit_ids,
-        permit_duties_recompute,
-        rain_days_record,
-        rain_sweep,
-    )
+    from siltfence.apps.duties.rain_events import rain_sweep
+    from siltfence.apps.duties.services import active_permit_ids, permit_duties_recompute
+    from siltfence.apps.rain.days import rain_days_record
     from siltfence.apps.rain.models import Station
 
     now = timezone.now()

@@ -18,9 +18,7 @@ from mail_backends import REFUSING, TAKING
 from sitework import local
 
 from siltfence.apps.accounts.models import Role
-from siltfence.apps.duties.services import (
-    permit_duties_recompute,
-)
+from siltfence.apps.duties.services import permit_duties_recompute
 from siltfence.apps.outbox import services as outbox
 from siltfence.apps.outbox.models import Message, MessageStatus
 from siltfence.apps.outbox.services import (

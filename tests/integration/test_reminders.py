@@ -11,9 +11,7 @@ from django.core import mail
 from django.test import Client
 from sitework import local, permit_issued
 
-from siltfence.apps.duties.services import (
-    permit_duties_recompute,
-)
+from siltfence.apps.duties.services import permit_duties_recompute
 from siltfence.apps.outbox.services import outbox_send
 from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.reminders.models import ReminderSent

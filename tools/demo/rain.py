@@ -9,14 +9,14 @@ import datetime
 
 from django.utils import timezone
 
-from siltfence.apps.duties.services import (
+from siltfence.apps.duties.stations import (
     core_station,
-    rain_days_record,
     site_point,
     site_station_assign,
     stations_sync,
 )
 from siltfence.apps.permits.models import Site
+from siltfence.apps.rain.days import rain_days_record
 from siltfence.apps.rain.models import Station
 from siltfence.core.rain import nearest
 

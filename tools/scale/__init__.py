@@ -322,7 +322,7 @@ def _rain(
 
     from django.db import transaction
 
-    from siltfence.apps.duties.services import stations_sync
+    from siltfence.apps.duties.stations import stations_sync
     from siltfence.apps.rain.models import RainDay, Station
     from tools.scale.tables import Table, commit_unsynced
 

@@ -238,7 +238,8 @@ def test_the_permit_page_shows_the_lists_a_permit_has_and_says_when_it_has_none(
 
 @SIZES
 def test_the_rain_import_page_fits_and_its_record_stacks(live_server, browser, world, size):
-    from siltfence.apps.duties.services import rain_days_record, stations_sync
+    from siltfence.apps.duties.stations import stations_sync
+    from siltfence.apps.rain.days import rain_days_record
 
     stations_sync()
     rain_days_record(station_id="USC00475120", days={datetime.date(2026, 7, 8): 150}, source="test")

@@ -4,8 +4,7 @@ out of date (``duties_recompute_all``, the daily sweep). Every write is one tran
 
 Where a site draws its rain from is ``duties.stations``; the rain sweep that writes rain
 onto permits is ``duties.rain_events``; rain just recorded reaches the permits through
-``duties.rain_applied``; a station's days go into the rain record by ``rain.days``. The
-names of theirs imported from here by other apps and by the tools are imported here too.
+``duties.rain_applied``; a station's days go into the rain record by ``rain.days``.
 """
 
 from __future__ import annotations
@@ -23,12 +22,6 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from siltfence.apps.duties.models import PermitDuties
-from siltfence.apps.duties.rain_events import rain_sweep as rain_sweep
-from siltfence.apps.duties.stations import core_station as core_station
-from siltfence.apps.duties.stations import site_point as site_point
-from siltfence.apps.duties.stations import site_station_assign as site_station_assign
-from siltfence.apps.duties.stations import site_unrecorded as site_unrecorded
-from siltfence.apps.duties.stations import stations_sync as stations_sync
 from siltfence.apps.permits.clocks import closures_of
 from siltfence.apps.permits.inputs import ordinance_digest
 from siltfence.apps.permits.models import (
@@ -36,7 +29,6 @@ from siltfence.apps.permits.models import (
     PermitStatus,
     TimelineEvent,
 )
-from siltfence.apps.rain.days import rain_days_record as rain_days_record
 from siltfence.core.ordinance.loader import load
 from siltfence.core.timeline import Timeline
 

@@ -15,7 +15,6 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from siltfence.apps.payments.fees import schedule_fee
 from siltfence.apps.permits import services
 from siltfence.apps.permits.clocks import decision_due_if_filed, review_clock
 from siltfence.apps.permits.models import Application, ApplicationStatus, Village
@@ -24,6 +23,7 @@ from siltfence.apps.permits.stored_clocks import stored_review_clock
 from siltfence.apps.web.forms import ApplyForm, ResponseForm, UploadForm
 from siltfence.core.dates import DateRefused, read_date
 from siltfence.core.errors import SiltfenceError
+from siltfence.core.fees import schedule_fee
 from siltfence.core.jsonread import read_json
 from siltfence.core.ordinance.loader import load
 from siltfence.core.rules import determine

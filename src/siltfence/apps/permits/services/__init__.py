@@ -63,7 +63,6 @@ from siltfence.apps.permits.services.review import (
     application_information_provide,
     application_information_request,
 )
-from siltfence.apps.permits.services.review import _added_conditions as _added_conditions
 from siltfence.apps.permits.services.village import (
     fee_in_force,
     fee_schedule_set,

@@ -85,6 +85,6 @@ def permittee_duties(context: Any, permit: Any, duties: list[dict[str, Any]]) ->
 
 
 def _unrecorded(site: Any, station_id: str) -> str:
-    from siltfence.apps.duties.services import site_unrecorded
+    from siltfence.apps.duties.stations import site_unrecorded
 
     return site_unrecorded(site, station_id)
