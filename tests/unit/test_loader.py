@@ -321,3 +321,20 @@ def test_a_broken_copy_is_refused_naming_what_is_wrong(
     message = refusal(broken(tmp_path, jurisdiction, file, old, new))
     for needle in says:
         assert needle in message, f"{needle!r} not in {message!r}"
+
+
+def test_the_reader_takes_only_true_and_false_as_booleans_and_keeps_dates_as_asked(
+    tmp_path: Path,
+) -> None:
+    """YAML 1.1 reads ``on``, ``yes`` and ``off`` as booleans; the reader keeps them words,
+    so a key written ``on`` (a case's day) stays ``on``."""
+    from siltfence.core.ordinance.yamlfile import read_yaml
+
+    path = tmp_path / "case.yaml"
+    path.write_text("on: 2026-06-01\nyes: off\nflags: [true, False, no, Y]\n", encoding="utf-8")
+    assert read_yaml(path, "case.yaml") == {
+        "on": "2026-06-01",
+        "yes": "off",
+        "flags": [True, False, "no", "Y"],
+    }
+    assert read_yaml(path, "case.yaml", dates_as_text=False)["on"] == datetime.date(2026, 6, 1)

@@ -55,3 +55,22 @@ def test_a_damaged_or_hostile_cache_entry_is_ignored_and_runs_nothing(spencer, t
     again = load_folder(spencer)
     assert again == first
     assert not (tmp_path / "pwned").exists()
+
+
+def test_every_module_of_the_core_that_shapes_a_loaded_chapter_is_in_the_cache_key(spencer):
+    """A change to the code that reads or checks a chapter (here the YAML reader, whose
+    booleans a change could alter) is a fresh read, never a chapter cached by older code."""
+    import importlib
+    import os
+
+    from siltfence.core.ordinance import cache
+
+    before = cache._cache_key(spencer)
+    for name in ("yamlfile", "loader", "checks", "schema", "sentences", "specs", "states"):
+        module = importlib.import_module(f"siltfence.core.ordinance.{name}")
+        stat = os.stat(module.__file__)
+        try:
+            os.utime(module.__file__, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1))
+            assert cache._cache_key(spencer) != before, name
+        finally:
+            os.utime(module.__file__, ns=(stat.st_atime_ns, stat.st_mtime_ns))

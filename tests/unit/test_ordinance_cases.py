@@ -221,7 +221,7 @@ def _write(tmp_path: Path, text: str) -> Path:
         ),
         (
             "- name: x\n  on: 2026-06-01\n  facts: {}\n  expect: {applies: true, applies: false}\n",
-            "duplicate key 'applies'",
+            "[0].expect.applies: duplicate key (first at line 4, again at line 4)",
         ),
         ("- name: x\n  on: [2026\n", "cannot be read as YAML"),
     ],

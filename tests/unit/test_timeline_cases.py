@@ -213,7 +213,7 @@ def test_timeline_case(case: Case) -> None:
         ),
         (
             "- name: x\n  events: []\n  as_of: '2026-06-01'\n  expect: {duties: [], duties: []}\n",
-            "duplicate key 'duties'",
+            "[0].expect.duties: duplicate key (first at line 4, again at line 4)",
         ),
         (
             "- name: x\n  events: []\n  as_of: '2026-06-01'\n  office_closures: [soon]\n"

@@ -6,7 +6,7 @@ from typing import Any
 
 from django import forms
 
-from siltfence.apps.enforcement.models import CostCategory, PartyRole, ServiceMethod
+from siltfence.apps.enforcement.models import CostCategory, ServiceMethod, ViolatorRole
 from siltfence.presentation.forms import StrictDateField, StrictDateTimeField
 
 
@@ -107,7 +107,7 @@ class ViolationForm(LocationMixin):
     days_from = StrictDateField(label="Violation from (YYYY-MM-DD)")
     days_to = StrictDateField(required=False, label="Violation to (empty while it continues)")
     party_name = forms.CharField(max_length=200, required=False, label="Party responsible")
-    party_role = forms.ChoiceField(choices=PartyRole.choices, label="The party is the")
+    party_role = forms.ChoiceField(choices=ViolatorRole.choices, label="The party is the")
     photos = forms.FileField(
         required=False,
         label="Photos (JPEG or PNG)",
@@ -123,7 +123,7 @@ class ReviewForm(forms.Form):
     provision = forms.CharField(max_length=60, required=False, label="Section broken")
     permit = forms.CharField(max_length=30, required=False, label="Permit number (if any)")
     party_name = forms.CharField(max_length=200, required=False, label="Party responsible")
-    party_role = forms.ChoiceField(choices=PartyRole.choices, label="The party is the")
+    party_role = forms.ChoiceField(choices=ViolatorRole.choices, label="The party is the")
     note = forms.CharField(
         max_length=5000, required=False, widget=forms.Textarea(attrs={"rows": 2}), label="Note"
     )

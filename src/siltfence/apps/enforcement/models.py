@@ -83,8 +83,10 @@ class ViolationStatus(models.TextChoices):
     DISMISSED = "dismissed", "Dismissed after review"
 
 
-class PartyRole(models.TextChoices):
-    """Whom § 413-11 and § 135-11 bind: anyone, with or without a permit."""
+class ViolatorRole(models.TextChoices):
+    """What the person who violated the chapter is to the site: § 413-11 and § 135-11 bind
+    anyone, with or without a permit. Not ``permits.PartyRole``, the people an application
+    names so that its notices reach them (the landowner, the contractor, the engineer)."""
 
     PERMITTEE = "permittee", "Permittee"
     LANDOWNER = "landowner", "Landowner"
@@ -105,7 +107,7 @@ class Violation(models.Model):
     source = models.CharField(max_length=20, choices=ViolationSource.choices)
     status = models.CharField(max_length=20, choices=ViolationStatus.choices)
     party_name = models.CharField(max_length=200, blank=True)
-    party_role = models.CharField(max_length=20, choices=PartyRole.choices, default="unknown")
+    party_role = models.CharField(max_length=20, choices=ViolatorRole.choices, default="unknown")
     provision = models.CharField(
         max_length=60,
         blank=True,

@@ -19,6 +19,7 @@ from siltfence.core.ordinance import sentences as _sentences
 from siltfence.core.ordinance import specs as _specs
 from siltfence.core.ordinance import state_law as _state_law
 from siltfence.core.ordinance import states as _states
+from siltfence.core.ordinance import yamlfile as _yamlfile
 from siltfence.core.ordinance.specs import FILES
 
 
@@ -47,6 +48,7 @@ def _cache_key(folder: Path) -> str:
         Path(_board.__file__),
         Path(_states.__file__),
         Path(_state_law.__file__),
+        Path(_yamlfile.__file__),
     )
     for path in [*(folder / name for name in FILES), *code]:
         try:

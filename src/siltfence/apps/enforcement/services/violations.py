@@ -20,11 +20,11 @@ from siltfence.apps.enforcement.errors import ActionRefused
 from siltfence.apps.enforcement.models import (
     CaseEvent,
     EnforcementCase,
-    PartyRole,
     Violation,
     ViolationPhoto,
     ViolationSource,
     ViolationStatus,
+    ViolatorRole,
 )
 from siltfence.apps.enforcement.services.common import (
     MAX_DESCRIPTION,
@@ -199,7 +199,7 @@ def violation_record(
     address: str = "",
     parcel_number: str = "",
     party_name: str = "",
-    party_role: str = PartyRole.UNKNOWN,
+    party_role: str = ViolatorRole.UNKNOWN,
     latitude: float | None = None,
     longitude: float | None = None,
     photos: Sequence[Photo] = (),
@@ -347,9 +347,9 @@ def _checked_common(
         raise ActionRefused(errors.ADDRESS_REQUIRED, field="address")
     if not place:
         place = f"{lat:.5f}, {lon:.5f}"
-    if party_role not in PartyRole.values:
+    if party_role not in ViolatorRole.values:
         raise ActionRefused(
-            errors.PARTY_ROLE.format(choices=", ".join(PartyRole.labels).lower()),
+            errors.PARTY_ROLE.format(choices=", ".join(ViolatorRole.labels).lower()),
             field="party_role",
         )
     _photos_check(photos)
@@ -407,7 +407,7 @@ def complaint_file(
         permit=None,
         address=address,
         party_name="",
-        party_role=PartyRole.UNKNOWN,
+        party_role=ViolatorRole.UNKNOWN,
         latitude=latitude,
         longitude=longitude,
         photos=photos,
@@ -447,7 +447,7 @@ def violation_review(
     provision: str = "",
     permit: Permit | None = None,
     party_name: str = "",
-    party_role: str = PartyRole.UNKNOWN,
+    party_role: str = ViolatorRole.UNKNOWN,
     days_to: datetime.date | None = None,
 ) -> Violation:
     """Staff review a public complaint: a finding (the violation goes on the site's record,
@@ -468,9 +468,9 @@ def violation_review(
                 errors.PERMIT_OTHER_VILLAGE.format(number=permit.number, village=ordinance.name),
                 field="permit",
             )
-        if party_role not in PartyRole.values:
+        if party_role not in ViolatorRole.values:
             raise ActionRefused(
-                errors.PARTY_ROLE.format(choices=", ".join(PartyRole.labels).lower()),
+                errors.PARTY_ROLE.format(choices=", ".join(ViolatorRole.labels).lower()),
                 field="party_role",
             )
     with transaction.atomic():
