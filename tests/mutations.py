@@ -648,6 +648,13 @@ MUTATIONS = (
             "::test_the_villages_staff_read_the_note_and_the_letter_and_the_board_does_not",
         ),
     ),
+    Mutation(
+        "anyone who sees a case records a payment of its invoice (only the village's staff may)",
+        "src/siltfence/apps/payments/views.py",
+        "    _staff_only(request, invoice.case)\n",
+        "",
+        ("tests/integration/test_access_matrix_payments.py",),
+    ),
 )
 
 

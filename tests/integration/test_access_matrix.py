@@ -149,10 +149,8 @@ staff-approve             GET    review    login  405    405    405    405    40
 staff-approve             POST   review    login  403    404    did:SA 404    403    403
 staff-disapprove          GET    review    login  405    405    405    405    405    405
 staff-disapprove          POST   review    login  403    404    did:SA 404    403    403
-staff-fee                 GET    review    login  405    405    405    405    405    405
 staff-surety-receive      GET    await     login  405    405    405    405    405    405
 staff-surety-receive      POST   await     login  403    404    did:SA 404    403    403
-staff-fee                 POST   review    login  403    404    nak:SA 404    403    403
 staff-permits             GET    -         login  403    403    200    200    200    200
 staff-permits             POST   -         login  405    405    405    405    405    405
 staff-payments            GET    -         login  403    403    200    200    403    403
@@ -418,15 +416,6 @@ def request_for(row: Row, role: str) -> tuple[dict[str, Any], dict[str, Any]]:
         "staff-request-information": {"message": "Show the basin outlet."},
         "staff-approve": {"reasons": "The plan meets the chapter.", "confirm": "yes"},
         "staff-disapprove": {"reasons": "No inlet protection.", "confirm": "yes"},
-        # No fee is set for the application under review: staff reach the service, which
-        # refuses a payment of a fee that is not due (tests/integration/test_payments.py
-        # records one).
-        "staff-fee": {
-            "purpose": "application_fee",
-            "amount": "75.00",
-            "paid_on": _today(),
-            "method": "cash",
-        },
         "permit-extend": {"days": "30", "added_measures": "Second fence row."},
         "permit-close": {"cover_percent": "85", "confirm": "yes"},
         "password-reset": {"email": "nobody@example.org"},
