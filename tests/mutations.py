@@ -655,6 +655,20 @@ MUTATIONS = (
         "",
         ("tests/integration/test_access_matrix_payments.py",),
     ),
+    Mutation(
+        "a rain corrected in the record keeps its old amount on the permits (still owes)",
+        "src/siltfence/apps/duties/rain_events.py",
+        "            if inches == before:\n",
+        "            if inches is not None:\n",
+        ("tests/integration/test_rain_correction_reaches_the_permits.py",),
+    ),
+    Mutation(
+        "a day the record no longer holds rain for stays on the permits",
+        "src/siltfence/apps/duties/rain_events.py",
+        "                event.delete()\n",
+        "                pass\n",
+        ("tests/integration/test_rain_correction_reaches_the_permits.py",),
+    ),
 )
 
 

@@ -48,6 +48,7 @@ class AuditAction(models.TextChoices):
     RAIN_IMPORT = "rain_import", "Rain records imported"
     RAIN_IMPORT_BEGIN = "rain_import_begin", "Rain records import started"
     RAIN_SWEPT = "rain_swept", "Rain checked against the inspection duties"
+    RAIN_CORRECTED = "rain_corrected", "Rain on the permit corrected with the rain record"
     # the site log
     SITE_LOG_SELF_INSPECTION = "site_log_self_inspection", "Site log: control measures inspected"
     SITE_LOG_START_NOTICE_GIVEN = (

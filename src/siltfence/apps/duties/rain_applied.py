@@ -19,7 +19,12 @@ from typing import Any
 from django.utils import timezone
 
 from siltfence.apps.duties.models import PermitDuties
-from siltfence.apps.duties.rain_events import LOOKBACK_DAYS, _open_on, rain_sweep
+from siltfence.apps.duties.rain_events import (
+    LOOKBACK_DAYS,
+    _open_on,
+    rain_events_follow_record,
+    rain_sweep,
+)
 from siltfence.apps.duties.services import permit_duties_recompute
 from siltfence.apps.duties.stations import site_station_assign
 from siltfence.apps.permits.models import (
@@ -37,11 +42,19 @@ class RainApplied:
     rains: int  # qualifying rains written onto permits (a rain of two wet days is one)
     permits: list[int]  # the permits they landed on
     owing: int  # of those, the permits that now owe an inspection after rain
+    # Rain already on permits that followed a corrected record: amounts, days withdrawn.
+    corrected: int = 0
+    withdrawn: int = 0
 
     def says(self) -> str:
-        if not self.rains and not self.stations_chosen:
+        if not self.rains and not self.stations_chosen and not self.corrected + self.withdrawn:
             return "No permit in force reads rain at these stations on these days: nothing changed."
         parts = []
+        if self.corrected or self.withdrawn:
+            parts.append(
+                f"{self.corrected} rain day(s) on permits now show the corrected amount and "
+                f"{self.withdrawn} were withdrawn (the record now holds no rain that day)"
+            )
         if self.stations_chosen:
             parts.append(f"{self.stations_chosen} site(s) now read their rain here")
         parts.append(f"{self.rains} qualifying rain(s) written onto {len(self.permits)} permit(s)")
@@ -58,6 +71,9 @@ def rain_apply(
     permits open on its day that read it (a closed permit included, when the rain fell
     before it was closed), and their duties are recomputed."""
     wanted = set(stations)
+    # Rain already written onto permits follows a corrected record first; the sweep below
+    # then writes what now qualifies and was not yet written.
+    followed = rain_events_follow_record(stations=sorted(wanted), first=first, last=last)
     chosen = 0
     for site in Site.objects.filter(
         rain__isnull=True, applications__permit__status=PermitStatus.ACTIVE
@@ -71,7 +87,7 @@ def rain_apply(
         .first()
     )
     rains: set[tuple[str, datetime.date]] = set()
-    touched: set[int] = set()
+    touched: set[int] = set(followed.touched)
     if earliest is not None:
         today = timezone.localdate()
         start, day = max(first, earliest), min(last + datetime.timedelta(days=1), today)
@@ -87,7 +103,14 @@ def rain_apply(
         for state in PermitDuties.objects.filter(permit_id__in=touched)
         if any(d["kind"] == "rain_inspection" and d["status"] != "met" for d in state.duties)
     )
-    return RainApplied(chosen, len(rains), sorted(touched), owing)
+    return RainApplied(
+        chosen,
+        len(rains),
+        sorted(touched),
+        owing,
+        corrected=followed.changed,
+        withdrawn=followed.withdrawn,
+    )
 
 
 def rain_recorded_received(

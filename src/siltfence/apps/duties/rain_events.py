@@ -24,7 +24,7 @@ from siltfence.apps.audit.chain import event_record
 from siltfence.apps.duties.models import SiteStation
 from siltfence.apps.rain.models import RainDay
 from siltfence.core.ordinance.loader import load
-from siltfence.core.rain import storm_summaries
+from siltfence.core.rain.storms import storm_summaries
 
 # How far back a storm may begin and still be swept: a storm is consecutive wet days, so a
 # day's sweep looks back over the days it may join (a rain imported late is swept too).
@@ -188,3 +188,82 @@ def _land(rain_day: RainDay, village_id: str, zone: datetime.tzinfo) -> tuple[in
             [at, fields, timezone.now(), applications if postgres else json.dumps(applications)],
         )
     return len(found), sorted(permit for permit, _ in found)
+
+
+@dataclass(frozen=True)
+class RainCorrected:
+    """The rain events that followed a corrected record: amounts changed, days withdrawn."""
+
+    changed: int
+    withdrawn: int
+    touched: list[int]  # permit ids whose rain changed (to recompute)
+
+
+def rain_events_follow_record(
+    *, stations: list[str], first: datetime.date, last: datetime.date
+) -> RainCorrected:
+    """A station's days from ``first`` to ``last`` corrected in the rain record: each rain
+    event written from them onto a permit takes the corrected amount, and one whose day the
+    record now holds no rain for (none, or set aside) is withdrawn. The duties then follow
+    from the permits' events (the core reads each rain's amount against the threshold), so a
+    rain corrected below it owes no inspection. The permittee's own word on a rain (an event
+    with no station) is never touched. Each change is on the audit record with the amount
+    before and after."""
+    from siltfence.apps.permits.models import TimelineEvent
+
+    events = list(
+        TimelineEvent.objects.filter(
+            type="rain",
+            fields__station__in=stations,
+            at__gte=datetime.datetime.combine(
+                first - datetime.timedelta(days=1), datetime.time(0), tzinfo=datetime.UTC
+            ),
+            at__lt=datetime.datetime.combine(
+                last + datetime.timedelta(days=2), datetime.time(0), tzinfo=datetime.UTC
+            ),
+        ).select_related("application", "application__permit")
+    )
+    if not events:
+        return RainCorrected(0, 0, [])
+    recorded = {
+        (station, day): tenths
+        for station, day, tenths in RainDay.objects.filter(
+            station_id__in=stations, day__gte=first, day__lte=last
+        ).values_list("station_id", "day", "tenths_mm")
+    }
+    changed = withdrawn = 0
+    touched: set[int] = set()
+    with transaction.atomic():
+        for event in events:
+            application = event.application
+            zone = ZoneInfo(load(application.village_id).time_zone)
+            day = event.at.astimezone(zone).date()
+            if not first <= day <= last:
+                continue
+            station = event.fields["station"]
+            tenths = recorded.get((station, day))
+            before = event.fields.get("inches")
+            inches = round(tenths / 254, 4) if tenths else None
+            if inches == before:
+                continue
+            if inches is None:
+                event.delete()
+                withdrawn += 1
+            else:
+                event.fields = {**event.fields, "inches": inches}
+                event.save(update_fields=["fields"])
+                changed += 1
+            permit = getattr(application, "permit", None)
+            if permit is not None:
+                touched.add(permit.pk)
+            event_record(
+                actor=None,
+                entity="application",
+                entity_id=application.pk,
+                action="rain_corrected",
+                village=application.village_id,
+                reason=f"the rain record of {station} for {day.isoformat()} was corrected",
+                before={"day": day.isoformat(), "station": station, "inches": before},
+                after={"day": day.isoformat(), "station": station, "inches": inches},
+            )
+    return RainCorrected(changed, withdrawn, sorted(touched))
