@@ -216,7 +216,7 @@ def test_the_register_page_shows_exactly_the_public_kinds(every_kind: dict[str, 
 
 def test_the_register_csv_shows_exactly_the_public_kinds(every_kind: dict[str, Any]) -> None:
     response = Client().get(reverse("register:csv"))
-    text = b"".join(response.streaming_content).decode()
+    text = b"".join(response.streaming_content).decode("utf-8-sig")
     rows = list(csv.DictReader(io.StringIO(text)))
     assert len(rows) == 4
     labels = [

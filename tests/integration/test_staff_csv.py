@@ -244,8 +244,10 @@ def page_table(response: Any, testid: str) -> tuple[list[str], list[list[str]]]:
 def csv_of(response: Any) -> list[list[str]]:
     assert response.status_code == 200, response.status_code
     assert response["Content-Type"] == "text/csv; charset=utf-8"
-    text = b"".join(response.streaming_content).decode()
-    return list(csv.reader(io.StringIO(text)))
+    data = b"".join(response.streaming_content)
+    # The byte-order mark that makes Excel read the file as UTF-8 comes first, once.
+    assert data.startswith(b"\xef\xbb\xbf") and not data[3:].startswith(b"\xef\xbb\xbf")
+    return list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
 
 
 def csv_link(response: Any, name: str) -> str:

@@ -313,7 +313,8 @@ def csv_rows(client: Client, **query: str) -> list[dict[str, str]]:
     response = client.get(URL, {"village": SPENCER, "format": "csv", **query})
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
-    return list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert response.content.startswith(b"\xef\xbb\xbf")  # so that Excel reads UTF-8
+    return list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
 
 
 @pytest.fixture

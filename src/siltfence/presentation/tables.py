@@ -27,7 +27,7 @@ from decimal import Decimal
 from typing import Any
 from urllib.parse import urlencode
 
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.template.loader import render_to_string
 from django.utils import formats, timezone
 from django.utils.html import conditional_escape, format_html
@@ -202,6 +202,7 @@ class Table[R]:
         limit = MAX_ROWS
 
         def lines() -> Iterator[str]:
+            yield BOM
             yield writer.writerow(self.headings)
             for written, row in enumerate(rows):
                 if written == limit:
@@ -213,6 +214,11 @@ class Table[R]:
         name = download_name(villages, self.name)
         response["Content-Disposition"] = f'attachment; filename="{name}"'
         return response
+
+
+# Excel opens a CSV file as UTF-8 only when it begins with the byte-order mark; without it
+# "§ 413-8D" reads "Â§ 413-8D". Python's "utf-8-sig", pandas and LibreOffice read past it.
+BOM = "\ufeff"
 
 
 class _Echo:
@@ -291,12 +297,14 @@ def village_filter(request: HttpRequest, yours: Collection[str]) -> dict[str, An
     }
 
 
-def refuses_bad_queries(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+def refuses_bad_queries(
+    view: Callable[..., HttpResponseBase],
+) -> Callable[..., HttpResponseBase]:
     """A list view whose filters may be refused (``ListQueryRefused``): the answer is 400,
     a page saying which field and why, never a 500."""
 
     @functools.wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         try:
             return view(request, *args, **kwargs)
         except ListQueryRefused as exc:

@@ -28,7 +28,7 @@ from siltfence.apps.yearreport.selectors import (
     day_words,
     year_report,
 )
-from siltfence.presentation.tables import not_a_formula
+from siltfence.presentation.tables import BOM, not_a_formula
 from siltfence.presentation.today import village_today
 
 NOT_STAFF = "The year-end report is for the village's staff."
@@ -148,7 +148,7 @@ def _csv(report: YearReport) -> HttpResponse:
         writer.writerow(
             [not_a_formula(figure.section), not_a_formula(figure.name), figure.value, figure.how]
         )
-    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+    response = HttpResponse(BOM + out.getvalue(), content_type="text/csv; charset=utf-8")
     name = f"year-report-{report.village_id}-{report.year}.csv"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
