@@ -23,6 +23,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connections, transaction
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from enforcement_helpers import at, permit_filed_on
 from factories import NEW_GLARUS, SPENCER, text_of
 from hypothesis import HealthCheck, given, settings
@@ -640,7 +641,10 @@ def test_a_cost_corrected_moves_the_invoice_total_and_its_balance(people):
     assert contractor.amount == Decimal("1250.50") and contractor.correction == fixed
     # The bill's lines list the costs that count.
     lines = invoice_lines(ordinance=load(SPENCER), case=case, invoice=invoice)
-    assert "- July 27, 2026, contracts: Fence contractor: $1,025.50" in lines
+    assert (
+        "- July 27, 2026, contracts: Fence contractor: $1,025.50 "
+        "(corrected from $1,250.50: Typed 1250.50 for 1025.50)" in lines
+    )
     assert "Total due: $1,275.50" in lines
     # Interest, where a rate was set, runs on what is owed now: no rate here, so none.
     assert enforcement.interest_due(invoice, datetime.date(2026, 10, 1)) == Decimal("0.00")
@@ -650,6 +654,82 @@ def test_a_cost_corrected_moves_the_invoice_total_and_its_balance(people):
     event = AuditEvent.objects.get(action="work_cost_correct")
     assert (event.before["principal"], event.after["principal"]) == ("1500.50", "1275.50")
     assert event.citation == "§ 413-10E"
+
+
+# -- a bill corrected after it was sent (gap 35, § 413-10E: the costs "shall be billed";
+# only "the amount due" not paid goes on the tax rolls). Worked by an independent reading:
+# the bill of $1,500.50 issued August 1, due August 31 (a 30-day term).
+
+
+def _bill_text(case: Any, invoice: Invoice) -> list[str]:
+    invoice.refresh_from_db()
+    return invoice_lines(ordinance=load(SPENCER), case=case, invoice=invoice)
+
+
+def test_a_bill_corrected_to_less_is_sent_again_and_keeps_its_due_day(people):
+    from siltfence.apps.enforcement.models import EnforcementDocument
+    from siltfence.apps.outbox.models import Message
+
+    case, invoice = invoiced_case(people)
+    crew = case.costs.get(description="Public works crew, 5 hours")
+    payments.work_cost_correct(
+        cost=crew, staff=people.staff[SPENCER], amount="200", reason="Four hours, not five"
+    )
+    lines = _bill_text(case, invoice)
+    # $1,250.50 + $200.00, still due August 31.
+    assert (invoice.principal, invoice.due_on) == (Decimal("1450.50"), datetime.date(2026, 8, 31))
+    assert f"CORRECTED INVOICE No. {invoice.number} FOR WORK PERFORMED BY THE VILLAGE" in lines
+    today = timezone.localdate()
+    assert (
+        f"Corrected: {today:%B} {today.day}, {today.year}. This invoice replaces the one "
+        "issued August 1, 2026; each cost corrected says what it was and why." in lines
+    )
+    assert (
+        "- July 27, 2026, labour: Public works crew, 5 hours: $200.00 "
+        "(corrected from $250.00: Four hours, not five)" in lines
+    )
+    assert "Amount due: $1,450.50, by August 31, 2026." in lines
+    # The bill sent first stays on the record beside the corrected one.
+    bills = EnforcementDocument.objects.filter(case=case, kind="invoice")
+    assert bills.count() == 2
+    (told,) = Message.objects.filter(to_address=people.applicant_a.email, kind="work_cost_correct")
+    assert told.subject == "Cost of the village's work corrected at 12 Park St"
+    assert "Four hours, not five" in told.body
+
+
+def test_a_bill_corrected_to_more_is_billed_anew_and_cannot_be_charged_before_its_new_due_day(
+    people,
+):
+    case, invoice = invoiced_case(people)
+    staff = people.staff[SPENCER]
+    crew = case.costs.get(description="Public works crew, 5 hours")
+    payments.work_cost_correct(cost=crew, staff=staff, amount="400", reason="Eight hours")
+    due = timezone.localdate() + datetime.timedelta(days=30)
+    lines = _bill_text(case, invoice)
+    assert (invoice.principal, invoice.due_on) == (Decimal("1650.50"), due)
+    assert f"Amount due: $1,650.50, by {due:%B} {due.day}, {due.year}." in lines
+    # September 1, past the first due day: the $150.00 was never billed by then.
+    with pytest.raises(enforcement.ActionRefused) as refused:
+        enforcement.costs_unpaid_record(invoice=invoice, staff=staff, at=at("2026-09-01"))
+    assert refused.value.field == "date"
+    event = AuditEvent.objects.get(action="work_cost_correct")
+    assert (event.before["due_on"], event.after["due_on"]) == ("2026-08-31", due.isoformat())
+
+
+def test_a_bill_whose_costs_are_recorded_unpaid_bills_a_cost_found_higher_anew(people):
+    case, invoice = invoiced_case(people)
+    staff = people.staff[SPENCER]
+    enforcement.costs_unpaid_record(invoice=invoice, staff=staff, at=at("2026-09-01"))
+    crew = case.costs.get(description="Public works crew, 5 hours")
+    with pytest.raises(ActionRefused) as refused:
+        payments.work_cost_correct(cost=crew, staff=staff, amount="400", reason="Eight hours")
+    assert str(refused.value) == errors.COST_RAISED_AFTER_UNPAID.format(number=invoice.number)
+    invoice.refresh_from_db()
+    assert (invoice.principal, invoice.due_on) == (Decimal("1500.50"), datetime.date(2026, 8, 31))
+    # Lower is still a correction of the bill, due as before.
+    payments.work_cost_correct(cost=crew, staff=staff, amount="200", reason="Four hours")
+    invoice.refresh_from_db()
+    assert (invoice.principal, invoice.due_on) == (Decimal("1450.50"), datetime.date(2026, 8, 31))
 
 
 def test_a_cost_may_not_fall_below_what_was_paid_nor_be_corrected_once_certified(people):

@@ -399,19 +399,28 @@ def notice_of_intent_lines(*, ordinance: Ordinance, case: Any, action: Any) -> l
 
 
 def invoice_lines(*, ordinance: Ordinance, case: Any, invoice: Any) -> list[str]:
-    lines = _head(ordinance, f"INVOICE No. {invoice.number} FOR WORK PERFORMED BY THE VILLAGE")
-    lines += [
-        *_site(case),
-        f"Issued: {_day(invoice.issued_on)}",
-        f"Due: {_day(invoice.due_on)}",
-        "",
-        *addressed(ordinance, case),
-        "COSTS:",
-    ]
-    for cost in invoice.costs.filter(correction__isnull=True):
+    costs = list(invoice.costs.filter(correction__isnull=True).select_related("corrects"))
+    corrections = [c for c in costs if c.corrects is not None]
+    title = "CORRECTED INVOICE" if corrections else "INVOICE"
+    lines = _head(ordinance, f"{title} No. {invoice.number} FOR WORK PERFORMED BY THE VILLAGE")
+    lines += [*_site(case), f"Issued: {_day(invoice.issued_on)}"]
+    if corrections:
+        latest = max(c.recorded_at for c in corrections)
+        lines.append(
+            f"Corrected: {_day(latest.astimezone(ZoneInfo(ordinance.time_zone)).date())}. "
+            f"This invoice replaces the one issued {_day(invoice.issued_on)}; each cost "
+            "corrected says what it was and why."
+        )
+    lines += [f"Due: {_day(invoice.due_on)}", "", *addressed(ordinance, case), "COSTS:"]
+    for cost in costs:
+        was = (
+            f" (corrected from {_money(cost.corrects.amount)}: {cost.reason})"
+            if cost.corrects is not None
+            else ""
+        )
         lines.append(
             f"- {_day(cost.incurred_on)}, {cost.get_category_display().lower()}: "
-            f"{cost.description}: {_money(cost.amount)}"
+            f"{cost.description}: {_money(cost.amount)}{was}"
         )
     lines += ["", f"Total due: {_money(invoice.principal)}", ""]
     work = case.actions.filter(kind="village_work").first()

@@ -178,6 +178,15 @@ NOTICES: dict[str, Notice] = {
         PARTIES,
         None,
     ),
+    "work_cost_correct": Notice(
+        "Cost of the village's work corrected at {address}",
+        "A cost of the village's work at {address} was corrected (case {number}).",
+        "If it was on an invoice, the corrected invoice on the case page says the amount now "
+        "due and by when.",
+        PARTIES,
+        None,
+        with_reason=True,
+    ),
     "tax_roll_certify": Notice(
         "Costs charged to the tax roll for {address}",
         "The unpaid costs of the village's work at {address} were certified to the tax "
@@ -301,14 +310,14 @@ def _subject(entity: str, entity_id: int, after: dict[str, Any]) -> Subject | No
             "application__applicant", "application__site"
         ).get(pk=entity_id)
         path = reverse("enforcement:case", args=[case.pk])
-        application = case.application
+        of_case = case.application
         return Subject(
             village_id=case.village_id,
             number=case.number,
             address=case.address,
-            applicant=application.applicant if application else None,
-            owners=_owners(application) if application else (),
-            permit=getattr(application, "permit", None) if application else None,
+            applicant=of_case.applicant if of_case else None,
+            owners=_owners(of_case) if of_case else (),
+            permit=getattr(of_case, "permit", None) if of_case else None,
             case=case,
             links={"applicant": path, "staff": path},
         )
@@ -417,7 +426,7 @@ def notices_for(event: Any) -> None:
     subject = _subject(event.entity, event.entity_id, event.after or {})
     if subject is None:
         return
-    for kind, notice, flag in told:
+    for kind, notice, flag_words in told:
         people = list(_people(notice, subject))
         off = _turned_off([u for _, u, _ in people], notice.group) if notice.group else set()
         for address, user, link in people:
@@ -434,7 +443,7 @@ def notices_for(event: Any) -> None:
                 permit=subject.permit,
                 case=subject.case,
                 subject=heading[:200],
-                body=_body(notice, subject, event, link, flag),
+                body=_body(notice, subject, event, link, flag_words),
             )
 
 

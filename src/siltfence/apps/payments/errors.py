@@ -79,6 +79,11 @@ COST_CERTIFIED = (
     "cost: invoice {number} was certified to the tax roll on {day}; its costs are the "
     "billing officer's now, and are not corrected here"
 )
+COST_RAISED_AFTER_UNPAID = (
+    "amount: the costs of invoice {number} are recorded as unpaid, so it can no longer bill "
+    "more: record what was left out as a new cost and issue a bill for it, which gives the "
+    "owner a term of its own to pay"
+)
 COST_BELOW_PAID = (
     "amount: invoice {number} would then bill ${total}, less than the ${paid} already paid; "
     "correct the payments first"

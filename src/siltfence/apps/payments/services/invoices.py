@@ -23,7 +23,7 @@ from siltfence.apps.payments.services.entries import (
     cost_citation,
 )
 from siltfence.apps.payments.services.reading import _day_read, money_read, reason_read
-from siltfence.apps.permits.services.common import require_staff, village_ordinance
+from siltfence.apps.permits.services.common import require_staff, village_ordinance, village_zone
 from siltfence.core.ordinance.model import Ordinance
 
 
@@ -107,6 +107,8 @@ def _invoice_payment_correct(
     from siltfence.apps.enforcement.services.common import case_audit, case_lock
     from siltfence.apps.enforcement.services.village_work import interest_due
 
+    # A payment not for an application is for an invoice (``payment_for_one_thing``).
+    assert payment.invoice_id is not None
     invoice = Invoice.objects.get(pk=payment.invoice_id)
     case = case_lock(EnforcementCase.objects.get(pk=invoice.case_id))
     locked = Invoice.objects.select_for_update().get(pk=invoice.pk)
@@ -154,6 +156,7 @@ def work_cost_correct(*, cost: Any, staff: Any, amount: Any, reason: str) -> Any
     entry with the right amount ($0.00 for a cost that was not incurred) and why. On a bill,
     the bill's total follows the correction, so its balance and interest do too; a bill
     already certified to the tax roll is not corrected here."""
+    from siltfence.apps.enforcement.documents import document_store
     from siltfence.apps.enforcement.models import Invoice, WorkCost
     from siltfence.apps.enforcement.services.common import case_audit, case_lock
 
@@ -191,6 +194,15 @@ def work_cost_correct(*, cost: Any, staff: Any, amount: Any, reason: str) -> Any
                 raise ActionRefused(
                     errors.COST_INVOICE_EMPTY.format(number=invoice.number), field="amount"
                 )
+            if (
+                money > original.amount
+                and case.actions.filter(
+                    kind="costs_unpaid", details__invoice=invoice.number
+                ).exists()
+            ):
+                raise ActionRefused(
+                    errors.COST_RAISED_AFTER_UNPAID.format(number=invoice.number), field="amount"
+                )
             paid = invoice_paid_total(invoice)
             if total < paid:
                 raise ActionRefused(
@@ -212,10 +224,10 @@ def work_cost_correct(*, cost: Any, staff: Any, amount: Any, reason: str) -> Any
         before: dict[str, Any] = {"cost": original.pk, "amount": str(original.amount)}
         after: dict[str, Any] = {"cost": corrected.pk, "amount": str(money)}
         if invoice is not None:
-            before |= {"invoice": invoice.number, "principal": str(invoice.principal)}
-            invoice.principal = total
-            invoice.save(update_fields=["principal"])
-            after |= {"invoice": invoice.number, "principal": str(total)}
+            assert total is not None  # worked out above for the invoice
+            before |= _bill_words(invoice)
+            _bill_corrected(invoice, total, village_zone(ordinance))
+            after |= _bill_words(invoice)
         case_audit(
             case,
             actor=staff,
@@ -225,4 +237,31 @@ def work_cost_correct(*, cost: Any, staff: Any, amount: Any, reason: str) -> Any
             before=before,
             after=after,
         )
+        if invoice is not None:
+            # The corrected bill, to serve like the first: the one sent stays on the record.
+            bill = case.actions.filter(kind="invoice", details__invoice=invoice.number).first()
+            document_store(case=case, action=bill, kind="invoice")
     return corrected
+
+
+def _bill_words(invoice: Any) -> dict[str, Any]:
+    return {
+        "invoice": invoice.number,
+        "principal": str(invoice.principal),
+        "due_on": invoice.due_on.isoformat(),
+    }
+
+
+def _bill_corrected(invoice: Any, total: Decimal, zone: datetime.tzinfo) -> None:
+    """The bill's total follows a corrected cost. Only what was billed may be charged to the
+    tax roll once it is past due (§ 413-10E, § 135-11E: "fails to pay the amount due"), so a
+    bill corrected to more is a new bill for its whole amount: due after the same term as
+    the first, counted from the day of the correction (gap ``corrected-bill``). A bill
+    corrected to less keeps its due day."""
+    fields = ["principal"]
+    if total > invoice.principal:
+        today = timezone.now().astimezone(zone).date()
+        invoice.due_on = max(invoice.due_on, today + (invoice.due_on - invoice.issued_on))
+        fields.append("due_on")
+    invoice.principal = total
+    invoice.save(update_fields=fields)
