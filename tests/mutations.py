@@ -669,6 +669,13 @@ MUTATIONS = (
         "                pass\n",
         ("tests/integration/test_rain_correction_reaches_the_permits.py",),
     ),
+    Mutation(
+        "a bill corrected to more keeps its first due day (an amount never billed goes unpaid)",
+        "src/siltfence/apps/payments/services/invoices.py",
+        "    if total > invoice.principal:\n",
+        "    if False:\n",
+        ("tests/integration/test_payments.py",),
+    ),
 )
 
 
