@@ -425,7 +425,7 @@ X_FRAME_OPTIONS = "DENY"
 SECURE_REDIRECT_EXEMPT = [r"^health$"]
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
-SECURE_CSP = {
+SECURE_CSP: dict[str, list[str]] = {
     "default-src": [CSP.SELF],
     "img-src": [CSP.SELF, "data:"],
     "script-src": [CSP.SELF],

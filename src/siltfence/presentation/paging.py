@@ -18,12 +18,13 @@ PAGE_SIZE = 50
 MAX_PAGE_TEXT = 12
 
 
-def page_of(request: HttpRequest, items: Any, *, per_page: int | None = None) -> Page:
+def page_of(request: HttpRequest, items: Any, *, per_page: int | None = None) -> Page[Any]:
     number = str(request.GET.get("page", ""))[:MAX_PAGE_TEXT]
     return Paginator(items, per_page or PAGE_SIZE).get_page(number)
 
 
-class _Counted(Paginator):
+# Paginator is generic in the stubs only: not subscriptable at run time.
+class _Counted(Paginator):  # type: ignore[type-arg]
     """A paginator whose count is already known (read with the page's rows)."""
 
     def __init__(self, count: int, per_page: int) -> None:
@@ -35,7 +36,7 @@ class _Counted(Paginator):
         return self.known
 
 
-def ids_page_counted_with_it(number_text: str, matching: QuerySet[Any], per_page: int) -> Page:
+def ids_page_counted_with_it(number_text: str, matching: QuerySet[Any], per_page: int) -> Page[Any]:
     """A page of the ids of ``matching`` (ordered), and how many match in all, read in one
     query (``COUNT(*) OVER ()`` beside each id of the page): the page Django's paginator
     gives for ``number_text``.
@@ -62,12 +63,14 @@ def ids_page_counted_with_it(number_text: str, matching: QuerySet[Any], per_page
     return Paginator(matching.values_list("pk", flat=True), per_page).get_page(number_text)
 
 
-def page_links(request: HttpRequest, page: Page) -> list[dict[str, Any]]:
+def page_links(request: HttpRequest, page: Page[Any]) -> list[dict[str, Any]]:
     """The numbered links around the current page, with gaps (``1 … 4 5 6 … 20``); each
     keeps the rest of the query (a search) and changes only the page."""
     links: list[dict[str, Any]] = []
     for number in page.paginator.get_elided_page_range(page.number, on_each_side=1, on_ends=1):
-        if number == Paginator.ELLIPSIS:
+        # The stubs say the range yields ``str | int``; its gaps are ``ELLIPSIS`` itself, a
+        # lazy string.
+        if number == Paginator.ELLIPSIS:  # type: ignore[comparison-overlap]
             links.append({"gap": True})
         else:
             links.append(
@@ -86,7 +89,7 @@ def href(request: HttpRequest, number: int) -> str:
     return f"?{query.urlencode()}"
 
 
-def paging(request: HttpRequest, page: Page, label: str) -> dict[str, Any]:
+def paging(request: HttpRequest, page: Page[Any], label: str) -> dict[str, Any]:
     """What ``web/_pages.html`` shows: the page, its links, and the list's name (which
     names the navigation for a screen reader: "Pages of the review queue")."""
     return {

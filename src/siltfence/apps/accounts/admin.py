@@ -7,7 +7,8 @@ from siltfence.apps.accounts.models import Membership
 
 
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+# ModelAdmin is generic in the stubs only: not subscriptable at run time.
+class MembershipAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     """Every membership, ended ones included, read only: a village's staff add, change and
     remove people on the village's people page (``/staff/villages/<village>/people/``),
     where each change is checked and kept in the audit record (decision 36)."""

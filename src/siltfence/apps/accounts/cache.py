@@ -41,7 +41,11 @@ class JSONFileCache(FileBasedCache):
         if path is None:
             if len(self._paths) >= self.PATHS_KEPT:
                 self._paths.clear()
-            path = self._paths[(key, version)] = super()._key_to_file(key, version)
+            # ``_key_to_file`` and ``_delete`` of Django's file cache are missing from the
+            # stubs (private).
+            path = self._paths[(key, version)] = super()._key_to_file(  # type: ignore[misc]
+                key, version
+            )
         return path
 
     def _entry(self, f: BinaryIO) -> Any:
@@ -56,7 +60,7 @@ class JSONFileCache(FileBasedCache):
             return _NONE
         if expires is not None and expires < time.time():
             f.close()
-            self._delete(f.name)
+            self._delete(f.name)  # type: ignore[attr-defined]
             return _NONE
         return value
 

@@ -59,7 +59,8 @@ def delay_seconds(failures: int) -> int:
     if limit <= 0 or failures < limit:
         return 0
     most = int(settings.SILTFENCE_ACCOUNT_GUESS_MAX_WAIT_SECONDS)
-    return min(2 ** min(failures - limit + 1, 30), most)
+    wait: int = 2 ** min(failures - limit + 1, 30)
+    return min(wait, most)
 
 
 def _username(value: object) -> str | None:
@@ -186,7 +187,7 @@ def _on_failure(sender: Any, credentials: dict[str, Any], request: Any = None, *
     # is not a guess. From ``authenticate`` (sender django.contrib.auth), only a password
     # this module's backend let through was checked; the code step sends the signal itself,
     # and only for a code it checked.
-    if request is not None and getattr(request, REFUSED, 0):
+    if request is not None and getattr(request, REFUSED, None):
         return
     from_authenticate = sender == "django.contrib.auth"
     if from_authenticate and request is not None and not getattr(request, CHECKED, False):

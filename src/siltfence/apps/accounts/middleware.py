@@ -59,9 +59,11 @@ def code_step_url(user: object, after: str | None) -> str:
 
 
 def _user(request: HttpRequest) -> Any:
+    # Django's own attribute for the user read once a request (its auth middleware's
+    # ``get_user``), which the stubs leave out.
     if not hasattr(request, "_cached_user"):
-        request._cached_user = signed_in.user_of(request)
-    return request._cached_user
+        request._cached_user = signed_in.user_of(request)  # type: ignore[attr-defined]
+    return request._cached_user  # type: ignore[attr-defined]
 
 
 class SignedInMiddleware(AuthenticationMiddleware):
@@ -71,7 +73,10 @@ class SignedInMiddleware(AuthenticationMiddleware):
 
     def process_request(self, request: HttpRequest) -> None:
         super().process_request(request)
-        request.user = SimpleLazyObject(functools.partial(_user, request))
+        # A lazy stand-in for the user, as Django's middleware sets; the stubs want the user.
+        request.user = SimpleLazyObject(  # type: ignore[assignment]
+            functools.partial(_user, request)
+        )
 
 
 class VerifiedDeviceMiddleware(OTPMiddleware):
@@ -82,7 +87,7 @@ class VerifiedDeviceMiddleware(OTPMiddleware):
     then the device, loaded when something reads it."""
 
     def _verify_user_sync(self, request: HttpRequest, user: Any) -> Any:
-        self._init_user_fields(user)
+        self._init_user_fields(user)  # type: ignore[no-untyped-call]  # django-otp: no types
         if not user.is_authenticated:
             return user
         persistent_id = request.session.get(DEVICE_ID_SESSION_KEY)
@@ -94,7 +99,9 @@ class VerifiedDeviceMiddleware(OTPMiddleware):
             )
             return user
         device = self._device_from_persistent_id(persistent_id)
-        user.otp_device = self._finalize_device(request, user, device)
+        user.otp_device = self._finalize_device(  # type: ignore[no-untyped-call]  # django-otp
+            request, user, device
+        )
         if user.otp_device is not None:
             signed_in.device_remember(request, user.pk, persistent_id)
         return user

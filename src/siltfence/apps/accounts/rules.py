@@ -5,11 +5,17 @@ selectors in ``siltfence.apps.permits.selectors`` the same way.
 
 from __future__ import annotations
 
-from typing import Any
-
-import rules
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from siltfence.apps.accounts.models import Role
+
+if TYPE_CHECKING:
+    # django-rules has no annotations. Its ``predicate`` makes a ``Predicate``, which, called,
+    # calls the function it wraps.
+    def predicate(fn: Callable[[Any, Any], bool]) -> Callable[[Any, Any], bool]: ...
+else:
+    from rules import predicate
 
 
 def village_ids(user: Any, *roles: Role) -> set[str]:
@@ -34,22 +40,22 @@ def _village_of(obj: Any) -> str | None:
     return None
 
 
-@rules.predicate
+@predicate
 def is_staff_of(user: Any, obj: Any) -> bool:
     return _village_of(obj) in village_ids(user, Role.STAFF)
 
 
-@rules.predicate
+@predicate
 def is_inspector_of(user: Any, obj: Any) -> bool:
     return _village_of(obj) in village_ids(user, Role.INSPECTOR)
 
 
-@rules.predicate
+@predicate
 def is_board_member_of(user: Any, obj: Any) -> bool:
     return _village_of(obj) in village_ids(user, Role.APPEALS_BOARD)
 
 
-@rules.predicate
+@predicate
 def is_applicant_of(user: Any, obj: Any) -> bool:
     application = getattr(obj, "application", obj)
     return bool(

@@ -172,7 +172,8 @@ def _wait_seconds(info: dict[str, Any] | None) -> int:
     until = (info or {}).get("locked_until")
     if until is None:
         return 1
-    return max(1, math.ceil((until - timezone.now()).total_seconds()))
+    seconds: float = (until - timezone.now()).total_seconds()
+    return max(1, math.ceil(seconds))
 
 
 def _used_already(device: TOTPDevice, code: str) -> bool:
@@ -331,7 +332,7 @@ def backup_codes_issue(*, user: Any) -> list[str]:
 
 
 def _devices_delete(user: Any) -> dict[str, Any]:
-    before = {"authenticator": authenticator_of(user) is not None}
+    before: dict[str, Any] = {"authenticator": authenticator_of(user) is not None}
     before["backup_codes"] = backup_codes_left(user)
     TOTPDevice.objects.filter(user=user).delete()
     StaticDevice.objects.filter(user=user).delete()

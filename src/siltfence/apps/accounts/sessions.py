@@ -12,16 +12,26 @@ session not in the database.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.contrib.sessions.backends.cached_db import SessionStore as CachedDBStore
 from django.contrib.sessions.backends.db import SessionStore as DBStore
 
+if TYPE_CHECKING:
+    from django.contrib.sessions.models import Session
+    from django.core.cache.backends.base import BaseCache
+
 ENDED = "siltfence:session-ended"
 
 
 class SessionStore(CachedDBStore):
+    if TYPE_CHECKING:
+        # Django's cached engine has these; its stubs leave them out (private).
+        _cache: BaseCache
+
+        def _get_session_from_db(self) -> Session | None: ...
+
     def load(self) -> dict[str, Any]:
         try:
             data = self._cache.get(self.cache_key)
@@ -37,7 +47,8 @@ class SessionStore(CachedDBStore):
             data = self.decode(found.session_data)
             # ``add``, not ``set``: the session may have ended since it was read.
             self._cache.add(self.cache_key, data, self.get_expiry_age(expiry=found.expire_date))
-        return data
+        session: dict[str, Any] = data
+        return session
 
     def delete(self, session_key: str | None = None) -> None:
         if session_key is None:

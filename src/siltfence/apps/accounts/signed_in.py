@@ -47,7 +47,7 @@ def _cache() -> Any:
 def _answers(request: HttpRequest, user_pk: Any) -> dict[str, Any]:
     """The answers kept for the person under the current version (``"version"``), read
     once a request: the answers a request keeps are all read from the database after it."""
-    read = request.__dict__.setdefault("_siltfence_sign_in", {})
+    read: dict[Any, dict[str, Any]] = request.__dict__.setdefault("_siltfence_sign_in", {})
     if user_pk not in read:
         version_key = VERSION.format(user=user_pk)
         found = _cache().get_many([version_key, ANSWERS.format(user=user_pk)])

@@ -124,6 +124,7 @@ def post_duties(request: HttpRequest, payload: DutiesIn) -> dict[str, Any]:
     when = (
         datetime.datetime.now(zone) if payload.as_of is None else parse_as_of(payload.as_of, zone)
     )
+    closures: frozenset[datetime.date] | None
     if payload.office_closures is not None:
         closures = parse_office_closures(payload.office_closures)
     else:

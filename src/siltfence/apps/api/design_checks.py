@@ -13,7 +13,8 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.http import HttpRequest
-from ninja import Body, Router
+from ninja import Router
+from ninja.params.functions import Body
 
 from siltfence.apps.api.schemas import ErrorOut
 from siltfence.core.engineering.report import review_plan

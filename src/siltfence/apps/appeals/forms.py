@@ -30,7 +30,9 @@ class AppealForm(forms.Form):
 
     def __init__(self, *args: Any, standings: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["standing"].choices = standings
+        field = self.fields["standing"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = standings
 
 
 class HearingForm(forms.Form):
@@ -105,7 +107,9 @@ class MotionForm(forms.Form):
             if variance
             else [("reverse", "Reverse"), ("modify", "Modify"), ("affirm", "Affirm")]
         )
-        self.fields["kind"].choices = kinds
+        kind = self.fields["kind"]
+        assert isinstance(kind, forms.ChoiceField)
+        kind.choices = kinds
         if variance:
             for name in ("modification", "retracts", "restored_until"):
                 del self.fields[name]

@@ -339,7 +339,7 @@ def _in_effect(case: EnforcementCase, action: EnforcementAction) -> bool:
     if action.kind == "stop_work_order":
         current = open_stop_work_order(case)
         return current is not None and current.pk == action.pk
-    revoked = (
+    revoked = case.application_id is not None and (
         Permit.objects.select_for_update()
         .filter(application_id=case.application_id, status=PermitStatus.REVOKED)
         .exists()
@@ -370,9 +370,11 @@ def _restored_period(
         permit_document_store,
     )
 
-    permit = Permit.objects.select_for_update().get(
-        application_id=appeal.action.case.application_id
-    )
+    # Called once the revocation appealed was undone: the appeal has its action, and the
+    # case the revoked permit's application (``_in_effect``).
+    action = appeal.action
+    assert action is not None and action.case.application_id is not None
+    permit = Permit.objects.select_for_update().get(application_id=action.case.application_id)
     decided = timezone.localtime(at, _zone(ordinance.time_zone)).date()
     if until < decided:
         raise ActionRefused(

@@ -11,7 +11,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -445,7 +445,7 @@ def agenda(request: HttpRequest, village: str, day: str) -> HttpResponse:
 
 @login_required
 @require_GET
-def appeal_document(request: HttpRequest, pk: int) -> HttpResponse:
+def appeal_document(request: HttpRequest, pk: int) -> HttpResponseBase:
     appeal = get_object_or_404(appeals_visible_to(request.user), pk=pk)
     if not appeal.decision_document:
         raise Http404

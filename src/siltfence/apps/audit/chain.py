@@ -191,7 +191,11 @@ def _insert(events: list[AuditEvent]) -> None:
         return
     fields = [f for f in AuditEvent._meta.concrete_fields if not f.primary_key]
     quote = connection.ops.quote_name
-    columns = ", ".join(quote(f.column) for f in fields)
+    names: list[str] = []
+    for f in fields:
+        assert f.column is not None  # a concrete field has its column
+        names.append(quote(f.column))
+    columns = ", ".join(names)
     json_at = [isinstance(f, models.JSONField) for f in fields]
     copy_sql = f"COPY {quote(AuditEvent._meta.db_table)} ({columns}) FROM STDIN"
     with connection.cursor() as cursor, cursor.copy(copy_sql) as copy:

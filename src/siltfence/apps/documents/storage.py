@@ -204,15 +204,16 @@ def _staged_path(name: str) -> str | None:
 class StagedFileSystemStorage(FileSystemStorage):
     """The file system storage, with writes inside a transaction moved into place on commit."""
 
+    # ``_save``, the method a storage implements (Django's docs), is missing from the stubs.
     def _save(self, name: str, content: Any) -> str:
         if not transaction.get_connection().in_atomic_block:
-            return str(super()._save(name, content))
+            return str(super()._save(name, content))  # type: ignore[misc]
         staging = FileSystemStorage(
             location=_own_folder(),
             file_permissions_mode=self.file_permissions_mode,
             directory_permissions_mode=self.directory_permissions_mode,
         )
-        name = str(staging._save(name, content))
+        name = str(staging._save(name, content))  # type: ignore[attr-defined]
         staged = Path(staging.path(name))
         final = Path(super().path(name))
         transaction.on_commit(partial(_publish, staged, final), robust=True)

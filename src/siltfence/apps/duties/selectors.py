@@ -87,6 +87,7 @@ def rain_recorded(
     for station_id, day, tenths in RainDay.objects.filter(
         station_id__in=list(station_ids), day__gte=start, day__lte=end, tenths_mm__isnull=False
     ).values_list("station_id", "day", "tenths_mm"):
+        assert tenths is not None  # tenths_mm__isnull=False
         readings.setdefault(station_id, {})[day] = tenths
     return readings
 

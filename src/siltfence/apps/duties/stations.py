@@ -41,7 +41,7 @@ def stations_sync() -> int:
 def site_point(site: Site) -> tuple[float, float, str]:
     """Where a site is (latitude, longitude) and how that is known: the site boundary of
     its latest control plan, else its stored geometry, else the village's centre."""
-    from shapely.geometry import shape
+    from shapely.geometry import shape  # type: ignore[import-untyped]
 
     from siltfence.apps.plans.models import ControlPlan
 
@@ -117,9 +117,10 @@ def site_station_assign(*, site: Site) -> SiteStation | None:
     existing = SiteStation.objects.filter(site=site).select_related("station").first()
     if existing is not None and existing.pinned_reason:
         existing.latitude, existing.longitude = latitude, longitude
-        existing.distance_km = geodesic_km(
-            latitude, longitude, existing.station.latitude, existing.station.longitude
-        )
+        pinned = existing.station
+        # Staff pin only a station with its place (``site_station_pin``).
+        assert pinned.latitude is not None and pinned.longitude is not None
+        existing.distance_km = geodesic_km(latitude, longitude, pinned.latitude, pinned.longitude)
         existing.save(update_fields=["latitude", "longitude", "distance_km"])
         return existing
     located = Station.objects.filter(latitude__isnull=False, longitude__isnull=False)
@@ -183,7 +184,7 @@ def site_station_pin(*, site: Site, staff: Any, station_id: str, reason: str) ->
             action="rain_station_pinned",
             village=site.village_id,
             reason=reason,
-            before=before or {},
+            before=dict(before or {}),
             after={"station_id": station.id, "distance_km": round(distance, 1)},
         )
     return link
@@ -208,7 +209,7 @@ def site_station_unpin(*, site: Site, staff: Any) -> SiteStation | None:
             entity_id=site.pk,
             action="rain_station_nearest",
             village=site.village_id,
-            before=before or {},
+            before=dict(before or {}),
             after=(
                 {"station_id": None}
                 if link is None

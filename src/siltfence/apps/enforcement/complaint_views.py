@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -139,7 +139,7 @@ def complaint_review(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def photo(request: HttpRequest, pk: int) -> HttpResponse:
+def photo(request: HttpRequest, pk: int) -> HttpResponseBase:
     villages = village_ids(request.user, Role.STAFF, Role.INSPECTOR, Role.APPEALS_BOARD)
     stored = get_object_or_404(
         ViolationPhoto.objects.filter(violation__village_id__in=villages), pk=pk

@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -30,7 +30,7 @@ from siltfence.presentation.forms import first_error, village_time
 
 @login_required
 @require_GET
-def document(request: HttpRequest, pk: int) -> HttpResponse:
+def document(request: HttpRequest, pk: int) -> HttpResponseBase:
     stored = get_object_or_404(
         EnforcementDocument.objects.filter(case__in=cases_visible_to(request.user)), pk=pk
     )
@@ -180,9 +180,13 @@ def _serve(request: HttpRequest, stored: EnforcementDocument, data: dict[str, An
     party = None
     to_name = data["to_name"]
     if to.startswith("party-") and to.removeprefix("party-").isdecimal():
-        party = Party.objects.filter(
-            pk=int(to.removeprefix("party-")), application_id=case.application_id
-        ).first()
+        party = (
+            Party.objects.filter(
+                pk=int(to.removeprefix("party-")), application_id=case.application_id
+            ).first()
+            if case.application_id is not None
+            else None
+        )
         if party is None or case.application_id is None:
             raise s.ActionRefused("to: that party is not named on this case", field="to")
     elif to.startswith("name-") and not to_name:

@@ -143,7 +143,9 @@ class StopWorkForm(forms.Form):
 
     def __init__(self, *args: Any, grounds: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["grounds"].choices = grounds
+        field = self.fields["grounds"]
+        assert isinstance(field, forms.MultipleChoiceField)
+        field.choices = grounds
 
 
 class StepForm(forms.Form):
@@ -202,7 +204,9 @@ class ServiceForm(forms.Form):
 
     def __init__(self, *args: Any, to_choices: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["to"].choices = [*to_choices, ("other", "Someone else (name below)")]
+        field = self.fields["to"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [*to_choices, ("other", "Someone else (name below)")]
 
 
 class ReceivedForm(forms.Form):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -114,7 +114,7 @@ def _with_rows(permits: QuerySet[Permit]) -> QuerySet[Permit]:
     )
 
 
-def _found(text: str) -> QuerySet[Permit]:
+def _found(text: str) -> QuerySet[Permit, Mapping[str, Any]]:
     """The ids of the permits whose number or site address holds ``text`` (any case).
 
     Two lookups, each served by its own index on PostgreSQL (the trigram indexes of

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -43,7 +44,9 @@ def _step(request: HttpRequest, case: EnforcementCase, step: str) -> Any:
     staff = request.user
     if step == "stop-work":
         rule = load(case.village_id).rules["enforcement"]["stop_work_order"]
-        form = f.StopWorkForm(request.POST, grounds=[(g["id"], g["says"]) for g in rule["grounds"]])
+        form: forms.Form = f.StopWorkForm(
+            request.POST, grounds=[(g["id"], g["says"]) for g in rule["grounds"]]
+        )
         if not form.is_valid():
             return first_error(form)
         data = form.cleaned_data

@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -122,7 +122,7 @@ CASES_PAGE = 25
 @login_required
 @require_GET
 @refuses_bad_queries
-def cases(request: HttpRequest) -> HttpResponse:
+def cases(request: HttpRequest) -> HttpResponseBase:
     yours = _officials(request)
     villages = chosen_villages(request, yours)
     listed = cases_visible_to(request.user).order_by("-opened_at", "-id")
@@ -198,7 +198,11 @@ def case_detail(request: HttpRequest, pk: int) -> HttpResponse:
     ]
     staff = is_staff_of(request.user, case)
     rule = ordinance.rules["enforcement"]
-    permit = Permit.objects.filter(application_id=case.application_id).first()
+    permit = (
+        Permit.objects.filter(application_id=case.application_id).first()
+        if case.application_id is not None
+        else None
+    )
     back, back_label = _back_link(request, case, permit)
     return render(
         request,

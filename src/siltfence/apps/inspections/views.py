@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import FileResponse, HttpRequest, HttpResponse
+from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.safestring import SafeString
@@ -90,7 +90,7 @@ ROUND = Table[dict[str, Any]](
 @login_required
 @require_GET
 @refuses_bad_queries
-def round_view(request: HttpRequest) -> HttpResponse:
+def round_view(request: HttpRequest) -> HttpResponseBase:
     yours = village_ids(request.user, Role.STAFF, Role.INSPECTOR)
     if not yours:
         raise PermissionDenied(NOT_FOR_YOU)
@@ -170,7 +170,7 @@ def inspect(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def photo(request: HttpRequest, pk: int) -> HttpResponse:
+def photo(request: HttpRequest, pk: int) -> HttpResponseBase:
     found = get_object_or_404(inspection_photos_visible_to(request.user), pk=pk)
     response = FileResponse(
         found.file.open("rb"),

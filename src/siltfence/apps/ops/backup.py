@@ -236,6 +236,7 @@ def _unpack(archive: Path, into: Path) -> dict[str, Any]:
 def _sqlite_is_empty(path: Path) -> bool:
     if not path.exists() or path.stat().st_size == 0:
         return True
+    tables: int
     connection = sqlite3.connect(path)
     try:
         (tables,) = connection.execute(
@@ -250,6 +251,7 @@ def _sqlite_is_empty(path: Path) -> bool:
 
 def _postgres_is_empty() -> bool:
     connection = connections["default"]
+    tables: int
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT COUNT(*) FROM pg_catalog.pg_tables "

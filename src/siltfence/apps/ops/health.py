@@ -58,6 +58,7 @@ from django.contrib.staticfiles.storage import ManifestFilesMixin, staticfiles_s
 from django.db import DatabaseError, connection
 from django.db.models import Q
 from django.http import HttpRequest, JsonResponse
+from django.template.backends.django import Template as DjangoTemplate
 from django.template.loader import get_template, render_to_string
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
@@ -90,7 +91,8 @@ def _kept_or_checked[T](name: str, made_from: Hashable, check: Callable[[], T]) 
     with _kept_lock:
         kept = _kept.get(name)
     if kept is not None and kept[1] == made_from and now - kept[0] < CHECK_SECONDS:
-        return kept[2]
+        answer_kept: T = kept[2]
+        return answer_kept
     answer = check()
     with _kept_lock:
         _kept[name] = (_clock(), made_from, answer)
@@ -144,7 +146,9 @@ def _static_names() -> list[str]:
     """The static files the base template and the home page name in a ``{% static %}``."""
     names: list[str] = []
     for template in STATIC_TEMPLATES:
-        source = get_template(template).template.source
+        found = get_template(template)
+        assert isinstance(found, DjangoTemplate)  # the one engine: Django's templates
+        source = found.template.source
         names += [m.group(2) for m in _STATIC_TAG.finditer(source) if m.group(2) not in names]
     return names
 

@@ -96,7 +96,8 @@ def _uses_queue_table() -> bool:
 
 def _wake_after_commit() -> None:
     """Ask the worker once per transaction, however many messages it records."""
-    if any(func is _wake for _, func, _ in connection.run_on_commit):
+    # Each entry is (savepoints, function, robust); the stubs know only the first two.
+    if any(entry[1] is _wake for entry in connection.run_on_commit):
         return
     transaction.on_commit(_wake)
 

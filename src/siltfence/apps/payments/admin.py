@@ -5,7 +5,8 @@ from django.contrib import admin
 from siltfence.apps.payments.models import FeeCorrection, Payment, ReceiptCounter
 
 
-class _Books(admin.ModelAdmin):
+# ModelAdmin is generic in the stubs only: not subscriptable at run time.
+class _Books(admin.ModelAdmin):  # type: ignore[type-arg]
     """Read only, and never deleted: payments and corrections are written by the
     village's staff on the application and case pages, where each is checked and kept in
     the audit record; a mistake is corrected by a new entry with its reason."""

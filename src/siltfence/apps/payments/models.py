@@ -26,7 +26,7 @@ MAX_CHECK_NUMBER = 20
 MAX_PAYER = 200
 
 
-class KeptQuerySet(models.QuerySet):  # type: ignore[type-arg]
+class KeptQuerySet[M: models.Model](models.QuerySet[M]):
     """A queryset that refuses to delete: these rows are the village's books."""
 
     def delete(self) -> NoReturn:
@@ -151,7 +151,7 @@ class Payment(KeptModel):
     def superseded_by(self) -> Payment | None:
         """The entry that corrects this one, if any."""
         try:
-            return self.correction  # type: ignore[no-any-return]
+            return self.correction
         except Payment.DoesNotExist:
             return None
 

@@ -34,6 +34,9 @@ def _person(user: Any) -> str:
 def _what_for(payment: Payment, ordinance: Any) -> list[str]:
     if payment.purpose == PaymentPurpose.INVOICE:
         invoice = payment.invoice
+        # A payment is for an invoice or for an application, never neither (the table's
+        # ``payment_for_one_thing`` constraint).
+        assert invoice is not None
         case = invoice.case
         owed = max(invoice.principal - invoice_paid_total(invoice), Decimal(0))
         return [
@@ -45,6 +48,7 @@ def _what_for(payment: Payment, ordinance: Any) -> list[str]:
             f"{money(owed)} (any interest after {_day(invoice.due_on)} is added when paid)",
         ]
     application = payment.application
+    assert application is not None  # a fee's payment (``payment_for_one_thing``)
     site = application.site.address
     if payment.purpose == PaymentPurpose.REINSPECTION_FEE:
         return [

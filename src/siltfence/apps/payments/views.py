@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
@@ -30,9 +29,7 @@ from siltfence.apps.payments.receipts import receipt_pdf
 from siltfence.apps.payments.selectors import payments_visible_to
 from siltfence.apps.permits.models import Village
 from siltfence.apps.permits.selectors import applications_visible_to
-from siltfence.core.errors import SiltfenceError
-from siltfence.presentation.forms import first_error
-from siltfence.presentation.wording import plain
+from siltfence.presentation.steps import form_step
 
 STAFF_ONLY = "Only the village's administering authority corrects its books."
 
@@ -40,18 +37,6 @@ STAFF_ONLY = "Only the village's administering authority corrects its books."
 def _staff_only(request: HttpRequest, subject: Any) -> None:
     if not is_staff_of(request.user, subject):
         raise PermissionDenied(STAFF_ONLY)
-
-
-def _write(request: HttpRequest, form: Any, write: Any, success: str) -> None:
-    if not form.is_valid():
-        messages.error(request, first_error(form))
-        return
-    try:
-        done = write(form.cleaned_data)
-    except SiltfenceError as exc:
-        messages.error(request, plain(exc))
-    else:
-        messages.success(request, success.format(done=done))
 
 
 @login_required
@@ -69,13 +54,13 @@ def receipt(request: HttpRequest, pk: int) -> HttpResponse:
 def payment_correct(request: HttpRequest, pk: int) -> HttpResponse:
     payment = get_object_or_404(payments_visible_to(request.user), pk=pk)
     _staff_only(request, payment)
-    _write(
+    form_step(
         request,
         PaymentCorrectForm(request.POST),
         lambda data: services.payment_correct(payment=payment, staff=request.user, **data),
         "Payment corrected: receipt {done.receipt_number} replaces it.",
     )
-    if payment.invoice_id is not None:
+    if payment.invoice is not None:
         return redirect("enforcement:case", pk=payment.invoice.case_id)
     return redirect("web:staff-application", pk=payment.application_id)
 
@@ -86,7 +71,7 @@ def fee_payment(request: HttpRequest, pk: int) -> HttpResponse:
     """A fee received toward an application (its fee, or one re-inspection)."""
     application = get_object_or_404(applications_visible_to(request.user), pk=pk)
     _staff_only(request, application)
-    _write(
+    form_step(
         request,
         FeeForm(request.POST),
         lambda data: services.payment_receive(
@@ -113,7 +98,7 @@ def invoice_payment(request: HttpRequest, pk: int) -> HttpResponse:
         pk=pk,
     )
     _staff_only(request, invoice.case)
-    _write(
+    form_step(
         request,
         InvoicePaymentForm(request.POST),
         lambda data: services.payment_receive(
@@ -134,7 +119,7 @@ def invoice_payment(request: HttpRequest, pk: int) -> HttpResponse:
 def fee_correct(request: HttpRequest, pk: int) -> HttpResponse:
     application = get_object_or_404(applications_visible_to(request.user), pk=pk)
     _staff_only(request, application)
-    _write(
+    form_step(
         request,
         FeeCorrectForm(request.POST),
         lambda data: services.application_fee_correct(
@@ -153,7 +138,7 @@ def cost_correct(request: HttpRequest, pk: int) -> HttpResponse:
         pk=pk,
     )
     _staff_only(request, cost.case)
-    _write(
+    form_step(
         request,
         CostCorrectForm(request.POST),
         lambda data: services.work_cost_correct(cost=cost, staff=request.user, **data),
@@ -167,7 +152,7 @@ def cost_correct(request: HttpRequest, pk: int) -> HttpResponse:
 def village_address(request: HttpRequest, village: str) -> HttpResponse:
     place = get_object_or_404(Village, pk=village)
     _staff_only(request, place)
-    _write(
+    form_step(
         request,
         VillageAddressForm(request.POST),
         lambda data: services.village_address_set(village=place, staff=request.user, **data),

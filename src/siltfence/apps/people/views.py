@@ -207,6 +207,7 @@ def _yourself(request: HttpRequest, membership: Membership) -> bool:
 
 def _fresh(request: HttpRequest) -> Any:
     """The signed-in user read again: its roles may have changed in this request."""
+    assert request.user.is_authenticated  # the views that ask are ``login_required``
     return get_user_model().objects.get(pk=request.user.pk)
 
 

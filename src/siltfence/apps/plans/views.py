@@ -266,7 +266,9 @@ def site_check(request: HttpRequest, pk: int) -> JsonResponse:
     )
 
 
-def _latest_or_404(request: HttpRequest, application: Application) -> Any:
+def _latest_or_404(
+    request: HttpRequest, application: Application
+) -> tuple[Any, HttpResponse | None]:
     latest = control_plan_latest(application=application)
     if latest is None:
         response = render(

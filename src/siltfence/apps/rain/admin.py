@@ -6,12 +6,14 @@ from siltfence.apps.rain.models import RainDay, Station
 
 
 @admin.register(Station)
-class StationAdmin(admin.ModelAdmin):
+# ModelAdmin is generic in the stubs only: not subscriptable at run time.
+class StationAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ["id", "name", "state", "latitude", "longitude", "village"]
 
 
 @admin.register(RainDay)
-class RainDayAdmin(admin.ModelAdmin):
+# ModelAdmin is generic in the stubs only: not subscriptable at run time.
+class RainDayAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     """Read only: rain sets duties, so a day changes only through an import or a day
     entered at the village's gauge, both on the audit record (``siltfence rain import``,
     the rain import page, the gauge's page)."""

@@ -106,14 +106,14 @@ def gauge_page(request: HttpRequest, station_id: str) -> HttpResponse:
     status = 200
     if request.method == "POST":
         if form.is_valid():
-            data = form.cleaned_data
+            cleaned = form.cleaned_data
             try:
                 reading = rain_gauge_reading_record(
                     actor=request.user,
                     station_id=gauge.pk,
-                    day=data["day"],
-                    inches=data["inches"],
-                    reason=data["reason"],
+                    day=cleaned["day"],
+                    inches=cleaned["inches"],
+                    reason=cleaned["reason"],
                     today=today,
                 )
             except SiltfenceError as exc:

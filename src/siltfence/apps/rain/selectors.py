@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.db.models import Count, Max, Min, Q
@@ -11,7 +11,7 @@ from django.db.models import Count, Max, Min, Q
 from siltfence.apps.rain.models import RainDay, RainImportJob, Station
 
 
-def stations_with_days() -> list[dict[str, Any]]:
+def stations_with_days() -> list[Mapping[str, Any]]:
     """Each imported station with how many days it holds and from when to when."""
     return list(
         Station.objects.annotate(

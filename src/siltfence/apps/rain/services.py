@@ -384,8 +384,10 @@ def _write(batch: list[Reading], source: str, result: ImportResult) -> None:
 
 def station_days(station_id: str, start: datetime.date, end: datetime.date) -> dict[Any, int]:
     """A station's imported amounts from ``start`` to ``end`` (days with a value)."""
-    return dict(
-        RainDay.objects.filter(
+    return {
+        day: tenths
+        for day, tenths in RainDay.objects.filter(
             station_id=station_id, day__gte=start, day__lte=end, tenths_mm__isnull=False
         ).values_list("day", "tenths_mm")
-    )
+        if tenths is not None  # none is: the filter's tenths_mm__isnull=False
+    }

@@ -8,7 +8,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth.decorators import login_required
-from django.http import FileResponse, HttpRequest, HttpResponse
+from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
@@ -95,7 +95,7 @@ def site_log(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def photo(request: HttpRequest, pk: int) -> HttpResponse:
+def photo(request: HttpRequest, pk: int) -> HttpResponseBase:
     found = get_object_or_404(site_log_photos_visible_to(request.user), pk=pk)
     response = FileResponse(
         found.file.open("rb"),

@@ -42,7 +42,7 @@ def plan_text(request: HttpRequest) -> str:
             raise SiltfenceError(NOT_JSON_FILE, field="plan")
         if upload.size is None or upload.size > MAX_PLAN_BYTES:
             raise SiltfenceError(TOO_LARGE, field="plan")
-        data = upload.read(MAX_PLAN_BYTES + 1)
+        data: bytes = upload.read(MAX_PLAN_BYTES + 1)
         try:
             return data.decode("utf-8-sig")
         except UnicodeDecodeError:

@@ -19,7 +19,7 @@ _WORDS = re.compile(r"\S+\s*")
 def _marked(tokens: list[str], changed: set[int]) -> str:
     out: list[str] = []
     for index, token in enumerate(tokens):
-        word = escape(token.rstrip())
+        word: str = escape(token.rstrip())
         space = token[len(token.rstrip()) :]
         if index in changed:
             word = f'<mark class="changed">{word}</mark>'

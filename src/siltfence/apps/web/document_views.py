@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 
 from django.contrib.auth.decorators import login_required
-from django.http import FileResponse, HttpRequest, HttpResponse
+from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
@@ -24,7 +24,7 @@ logger = logging.getLogger("siltfence.documents")
 
 @login_required
 @require_GET
-def download(request: HttpRequest, pk: int) -> HttpResponse:
+def download(request: HttpRequest, pk: int) -> HttpResponseBase:
     document = get_object_or_404(
         Document.objects.filter(
             application__in=applications_visible_to(request.user)

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
@@ -105,7 +105,7 @@ INSPECTOR_PERMITS = Table[dict[str, Any]](
 @login_required
 @require_GET
 @refuses_bad_queries
-def inspector_home(request: HttpRequest) -> HttpResponse:
+def inspector_home(request: HttpRequest) -> HttpResponseBase:
     """The inspector's work: permits in force in their village(s), each with what is due
     on the site (the duties the timeline computes, overdue first), and the applications
     under review, which they may read."""
@@ -120,8 +120,8 @@ def inspector_home(request: HttpRequest) -> HttpResponse:
     url = pk_path("web:permit")
     if wants_csv(request):
         every = in_force.iterator(chunk_size=CHUNK)
-        rows = (_inspector_row(p, closures, url) for p in every)
-        return INSPECTOR_PERMITS.csv(rows, villages=villages)
+        lines = (_inspector_row(p, closures, url) for p in every)
+        return INSPECTOR_PERMITS.csv(lines, villages=villages)
     page = page_of(request, in_force, per_page=INSPECTOR_PAGE)
     rows = [_inspector_row(permit, closures, url) for permit in page.object_list]
     filed = applications_under_review(villages)

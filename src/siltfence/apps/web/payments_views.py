@@ -11,7 +11,7 @@ from decimal import Decimal
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Sum
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponseBase
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
@@ -69,7 +69,7 @@ PAYMENTS = Table[Payment](
         Column("Paid on", lambda p: p.received_on),
         Column("Receipt", lambda p: p.receipt_number),
         Column("Payment of", lambda p: KINDS[PaymentPurpose(p.purpose)]),
-        Column("Number", lambda p: p.reference, link=_link),
+        Column("Number", lambda p: p.reference, link=_link),  # type: ignore[attr-defined]
         Column("Village", lambda p: p.village_name),  # type: ignore[attr-defined]
         Column("Site", lambda p: p.address),  # type: ignore[attr-defined]
         Column("Paid by", lambda p: p.method_words),
@@ -94,7 +94,7 @@ def _year(request: HttpRequest, example: int) -> int:
 @login_required
 @require_GET
 @refuses_bad_queries
-def payments(request: HttpRequest) -> HttpResponse:
+def payments(request: HttpRequest) -> HttpResponseBase:
     """Fees and invoice payments recorded in the chosen year (this year in the village,
     unless another is asked for), newest first, in the villages where the person is staff
     (or the one chosen)."""

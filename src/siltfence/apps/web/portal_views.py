@@ -21,6 +21,7 @@ from siltfence.apps.permits.models import Application, ApplicationStatus, Villag
 from siltfence.apps.permits.selectors import applications_visible_to
 from siltfence.apps.permits.stored_clocks import stored_review_clock
 from siltfence.apps.web.forms import ApplyForm, ResponseForm, UploadForm
+from siltfence.apps.web.htmx import HtmxHttpRequest
 from siltfence.core.dates import DateRefused, read_date
 from siltfence.core.errors import SiltfenceError
 from siltfence.core.fees import schedule_fee
@@ -67,6 +68,7 @@ def applicant_application(request: HttpRequest, pk: int) -> Application:
 @login_required
 @require_GET
 def portal(request: HttpRequest) -> HttpResponse:
+    assert request.user.is_authenticated  # login_required
     applications = (
         Application.objects.filter(applicant=request.user)
         .select_related("site", "village", "permit")
@@ -219,7 +221,7 @@ def _ticked(request: HttpRequest) -> list[int]:
 
 @login_required
 @require_POST
-def application_checklist(request: HttpRequest, pk: int) -> HttpResponse:
+def application_checklist(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Save the ticks. Ticking a box on the page sends them at once (htmx), and the answer
     is the "Still missing" list as it now stands; without JavaScript, "Save checklist"."""
     application = applicant_application(request, pk)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Collection
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.db.models import Count, Exists, F, OuterRef, Prefetch, QuerySet
 
@@ -28,6 +28,9 @@ from siltfence.apps.permits.models import (
 )
 from siltfence.apps.permits.selectors import permits_visible_to
 
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
 # The documents the village issued on a permit's record, listed on the permit page.
 LETTER_KINDS = [
     DocumentKind.PERMIT,
@@ -43,7 +46,25 @@ def villages_by_name(ids: Collection[str]) -> QuerySet[Village]:
     return Village.objects.filter(pk__in=ids).order_by("name")
 
 
-def permits_not_closed(user: Any, villages: Collection[str]) -> QuerySet[Permit]:
+class ExtensionCount(TypedDict):
+    """What ``permits_not_closed`` adds to each permit."""
+
+    extension_count: int
+
+
+class PermitPageLists(TypedDict):
+    """What ``permit_for_page`` adds to the permit: whether it has each list."""
+
+    with_extensions: bool
+    with_sureties: bool
+    with_amendments: bool
+    with_cases: bool
+    with_emails: bool
+
+
+def permits_not_closed(
+    user: Any, villages: Collection[str]
+) -> QuerySet[WithAnnotations[Permit, ExtensionCount]]:
     """The permits in force the person may see in ``villages``, but their own (a
     permittee who is also an official finds theirs in the portal), soonest last day first,
     each with its number of extensions (``extension_count``)."""
@@ -56,7 +77,7 @@ def permits_not_closed(user: Any, villages: Collection[str]) -> QuerySet[Permit]
     )
 
 
-def permit_for_page(user: Any) -> QuerySet[Permit]:
+def permit_for_page(user: Any) -> QuerySet[WithAnnotations[Permit, PermitPageLists]]:
     """A permit the person may see, with what its page lists: its letters, and whether it
     has extensions, sureties, amendments, enforcement cases and emails. Most permits have
     none of these, so each list is read only where the permit has one (one query in all

@@ -97,7 +97,12 @@ def _pending(request: HttpRequest) -> tuple[Any, dict[str, Any]] | None:
     data = request.session.get(PENDING)
     if not isinstance(data, dict):
         return None
-    user = get_user_model().objects.filter(pk=data.get("user"), is_active=True).first()
+    person = data.get("user")
+    user = (
+        get_user_model().objects.filter(pk=person, is_active=True).first()
+        if person is not None
+        else None
+    )
     fresh = time.time() - float(data.get("at", 0)) <= PENDING_SECONDS
     # The password changed since (a reset by email): the password step is void.
     same = user is not None and constant_time_compare(
@@ -322,7 +327,9 @@ def sign_in_enrol(request: HttpRequest) -> HttpResponse:
 # --- the account page ---------------------------------------------------------------------------
 
 
-def _account_page(request: HttpRequest, form: CodeForm | None = None, status: int = 200) -> Any:
+def _account_page(
+    request: HttpRequest, form: CodeForm | None = None, status: int = 200
+) -> HttpResponse:
     user = request.user
     staff_of = Village.objects.filter(pk__in=village_ids(user, Role.STAFF)).order_by("name")
     return render(

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.html import conditional_escape, format_html
@@ -42,17 +42,22 @@ from siltfence.apps.web.forms import (
     SuretyMoveForm,
     blank,
 )
-from siltfence.apps.web.selectors import permit_for_page, permits_not_closed
+from siltfence.apps.web.selectors import (
+    ExtensionCount,
+    PermitPageLists,
+    permit_for_page,
+    permits_not_closed,
+)
 from siltfence.apps.web.staff_views import (
     back_link,
     confirmed,
     officials_only,
     staff_only,
-    step_done,
 )
 from siltfence.core.ordinance.loader import load
 from siltfence.presentation.forms import first_error
 from siltfence.presentation.paging import page_of, paging, pk_path
+from siltfence.presentation.steps import form_step, step_done
 from siltfence.presentation.tables import (
     CHUNK,
     Column,
@@ -65,8 +70,15 @@ from siltfence.presentation.tables import (
 )
 from siltfence.presentation.wording import duty_words
 
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
-def _permit_row(permit: Permit, today: datetime.date, url: Callable[[int], str]) -> dict[str, Any]:
+
+def _permit_row(
+    permit: WithAnnotations[Permit, ExtensionCount],
+    today: datetime.date,
+    url: Callable[[int], str],
+) -> dict[str, Any]:
     days_left = (permit.expires_on - today).days
     return {
         "url": url(permit.pk),
@@ -110,7 +122,7 @@ PERMITS = Table[dict[str, Any]](
 @login_required
 @require_GET
 @refuses_bad_queries
-def permits(request: HttpRequest) -> HttpResponse:
+def permits(request: HttpRequest) -> HttpResponseBase:
     officials_only(request)
     yours = village_ids(request.user, Role.STAFF, Role.INSPECTOR, Role.APPEALS_BOARD)
     villages = chosen_villages(request, yours)
@@ -138,7 +150,10 @@ def permits(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def permit_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    permit = get_object_or_404(permit_for_page(request.user), pk=pk)
+    # Its type named: the stubs' get_object_or_404 drops the annotations' attributes.
+    permit: WithAnnotations[Permit, PermitPageLists] = get_object_or_404(
+        permit_for_page(request.user), pk=pk
+    )
     ordinance = load(permit.village_id)
     from siltfence.apps.permits.services import amendment_triggers
 
@@ -278,13 +293,10 @@ def surety_move(request: HttpRequest, pk: int, surety_pk: int) -> HttpResponse:
 @require_POST
 def permit_surety(request: HttpRequest, pk: int) -> HttpResponse:
     permit = _staff_permit(request, pk)
-    form = SuretyForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, first_error(form))
-        return redirect("web:permit", pk=pk)
-    step_done(
+    form_step(
         request,
-        lambda: services.surety_record(permit=permit, staff=request.user, **form.cleaned_data),
+        SuretyForm(request.POST),
+        lambda data: services.surety_record(permit=permit, staff=request.user, **data),
         "Surety recorded.",
     )
     return redirect("web:permit", pk=pk)

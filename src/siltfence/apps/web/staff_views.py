@@ -12,7 +12,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
@@ -39,10 +39,9 @@ from siltfence.apps.web.forms import (
     blank,
 )
 from siltfence.apps.web.selectors import villages_by_name
-from siltfence.core.errors import SiltfenceError
 from siltfence.core.ordinance.loader import load
-from siltfence.presentation.forms import first_error
 from siltfence.presentation.paging import PAGE_SIZE, page_of, paging, pk_path
+from siltfence.presentation.steps import form_step, step_done
 from siltfence.presentation.tables import (
     CHUNK,
     Column,
@@ -54,7 +53,7 @@ from siltfence.presentation.tables import (
     village_filter,
     wants_csv,
 )
-from siltfence.presentation.wording import duty_words, plain
+from siltfence.presentation.wording import duty_words
 
 # Asked of staff before a decision that cannot be undone (approve, disapprove, close).
 CONFIRM_FIELD = "confirm"
@@ -124,7 +123,7 @@ QUEUE = Table[dict[str, Any]](
 @login_required
 @require_GET
 @refuses_bad_queries
-def queue(request: HttpRequest) -> HttpResponse:
+def queue(request: HttpRequest) -> HttpResponseBase:
     staff_of = village_ids(request.user, Role.STAFF)
     if not staff_of:
         raise PermissionDenied("The review queue is for village staff.")
@@ -245,15 +244,6 @@ def confirmed(request: HttpRequest, action: str, consequence: str) -> bool:
     return False
 
 
-def step_done(request: HttpRequest, action: Any, success: str) -> None:
-    try:
-        action()
-    except SiltfenceError as exc:
-        messages.error(request, plain(exc))
-    else:
-        messages.success(request, success)
-
-
 @login_required
 @require_POST
 def request_information(request: HttpRequest, pk: int) -> HttpResponse:
@@ -311,14 +301,11 @@ def approve(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def surety_receive(request: HttpRequest, pk: int) -> HttpResponse:
     application = _staff_application(request, pk)
-    form = SuretyReceiveForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, first_error(form))
-        return redirect("web:staff-application", pk=pk)
-    step_done(
+    form_step(
         request,
-        lambda: services.surety_receive(
-            application=application, staff=request.user, at=timezone.now(), **form.cleaned_data
+        SuretyReceiveForm(request.POST),
+        lambda data: services.surety_receive(
+            application=application, staff=request.user, at=timezone.now(), **data
         ),
         "Surety recorded. The permit was issued.",
     )

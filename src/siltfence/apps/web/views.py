@@ -19,6 +19,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_POST
 
 from siltfence.apps.web.diffing import differences
+from siltfence.apps.web.htmx import HtmxHttpRequest
 from siltfence.core.dates import DateRefused, read_date
 from siltfence.core.errors import FactsError, SiltfenceError, UnknownJurisdiction
 from siltfence.core.facts import FACTS
@@ -163,7 +164,7 @@ def permit_check(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-def permit_check_answer(request: HttpRequest) -> HttpResponse:
+def permit_check_answer(request: HtmxHttpRequest) -> HttpResponse:
     """The answer to the permit check's form, or none yet while it states no fact.
 
     The form shows the questions of one village (``questions_for``). When the village
@@ -300,9 +301,11 @@ def ordinance_diff(request: HttpRequest, left: str, right: str) -> HttpResponse:
     topics = compare(a, b, _today(a), _today(b))
     rows = []
     for t in topics:
-        left = [labels.say_names(s) for s, _ in t.left]
-        right = [labels.say_names(s) for s, _ in t.right]
-        marked_left, marked_right = differences(left, right) if not t.same else (left, right)
+        left_says = [labels.say_names(s) for s, _ in t.left]
+        right_says = [labels.say_names(s) for s, _ in t.right]
+        marked_left, marked_right = (
+            differences(left_says, right_says) if not t.same else (left_says, right_says)
+        )
         rows.append(
             {
                 "name": t.name,

@@ -3,7 +3,6 @@ skips) and its fee schedule, kept by its staff."""
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -17,11 +16,9 @@ from siltfence.apps.permits.models import (
 )
 from siltfence.apps.web.forms import ClosureForm
 from siltfence.apps.web.selectors import closures_from, fee_schedules
-from siltfence.apps.web.staff_views import (
-    staff_only,
-    step_done,
-)
+from siltfence.apps.web.staff_views import staff_only
 from siltfence.core.ordinance.loader import load
+from siltfence.presentation.steps import form_step
 
 
 @login_required
@@ -49,23 +46,20 @@ def village_settings(request: HttpRequest, village: str) -> HttpResponse:
 def village_closure(request: HttpRequest, village: str) -> HttpResponse:
     place = get_object_or_404(Village, pk=village)
     staff_only(request, place)
-    form = ClosureForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, f"closure: {form.errors.as_text()}")
-    elif request.POST.get("remove"):
-        step_done(
+    if request.POST.get("remove"):
+        form_step(
             request,
-            lambda: services.office_closure_remove(
-                village=place, staff=request.user, day=form.cleaned_data["day"]
+            ClosureForm(request.POST),
+            lambda data: services.office_closure_remove(
+                village=place, staff=request.user, day=data["day"]
             ),
             "Closure removed.",
         )
     else:
-        step_done(
+        form_step(
             request,
-            lambda: services.office_closure_add(
-                village=place, staff=request.user, **form.cleaned_data
-            ),
+            ClosureForm(request.POST),
+            lambda data: services.office_closure_add(village=place, staff=request.user, **data),
             "Closure added.",
         )
     return redirect("web:village-settings", village=village)
@@ -76,15 +70,10 @@ def village_closure(request: HttpRequest, village: str) -> HttpResponse:
 def village_fee(request: HttpRequest, village: str) -> HttpResponse:
     place = get_object_or_404(Village, pk=village)
     staff_only(request, place)
-    form = FeeScheduleForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, f"fee: {form.errors.as_text()}")
-    else:
-        step_done(
-            request,
-            lambda: services.fee_schedule_set(
-                village=place, staff=request.user, **form.cleaned_data
-            ),
-            "Fee schedule updated.",
-        )
+    form_step(
+        request,
+        FeeScheduleForm(request.POST),
+        lambda data: services.fee_schedule_set(village=place, staff=request.user, **data),
+        "Fee schedule updated.",
+    )
     return redirect("web:village-settings", village=village)

@@ -34,7 +34,12 @@ def terms_once(context: template.Context, text: Any, ordinance: Any) -> SafeStri
     raw = str(text or "")
     if ordinance is None:
         return _marked(raw, [])
-    seen: set[str] = context.render_context.setdefault("defined_terms_seen", set())
+    # The stubs type ``setdefault``'s value as ``list[Origin] | int | None``; a render
+    # context holds any value.
+    seen: set[str] = context.render_context.setdefault(  # type: ignore[assignment]
+        "defined_terms_seen",
+        set(),  # type: ignore[arg-type]
+    )
     found = [m for m in mentions(raw, defined_terms(ordinance)) if m.term.names[0] not in seen]
     seen.update(m.term.names[0] for m in found)
     return _marked(raw, found)

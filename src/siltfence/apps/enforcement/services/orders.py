@@ -200,6 +200,8 @@ def order_retraction(
     else:
         permit = (
             Permit.objects.select_for_update().filter(application_id=locked.application_id).first()
+            if locked.application_id is not None
+            else None
         )
         if permit is None or permit.status != PermitStatus.REVOKED:
             raise ActionRefused(errors.NOT_REVOKED, field="order")

@@ -145,7 +145,9 @@ def interest_due(invoice: Any, on: datetime.date) -> Decimal:
     if owed <= 0:
         return Decimal("0.00")
     days = (on - invoice.due_on).days
-    interest = owed * invoice.interest_rate_percent / Decimal(100) * Decimal(days) / Decimal(365)
+    interest: Decimal = (
+        owed * invoice.interest_rate_percent / Decimal(100) * Decimal(days) / Decimal(365)
+    )
     return interest.quantize(Decimal("0.01"))
 
 

@@ -544,7 +544,7 @@ def violation_end(
             raise ActionRefused(
                 errors.DAYS_ORDER.format(to=days_to, frm=locked.days_from), field="days_to"
             )
-        case = EnforcementCase.objects.select_for_update().get(pk=locked.case_id)
+        case = EnforcementCase.objects.select_for_update().get(pk=locked.case.pk)
         locked.days_to = days_to
         locked.save(update_fields=["days_to"])
         _event_update(case, locked.event_id, _violation_fields(locked))

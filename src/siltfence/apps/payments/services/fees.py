@@ -145,6 +145,7 @@ def _fee_payment_correct(
     from siltfence.apps.permits.models import Application
 
     day = _day_read(day, start=ordinance.adopted, what="the chapter's adoption")
+    assert payment.application_id is not None  # the caller's test
     locked_application = Application.objects.select_for_update().get(pk=payment.application_id)
     original = _lock_payment(payment)
     if _unchanged(original, money, day, method, check_number):

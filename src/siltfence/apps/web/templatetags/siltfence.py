@@ -43,5 +43,7 @@ def uswds(field: forms.BoundField) -> SafeString:
     """A Django form field rendered with the USWDS class of its widget."""
     widget = field.field.widget
     css = next((c for kind, c in _WIDGET_CLASS.items() if isinstance(widget, kind)), "usa-input")
-    attrs = {"class": f"{css} usa-input--error".strip() if field.errors else css}
+    attrs: dict[str, str | bool] = {
+        "class": f"{css} usa-input--error".strip() if field.errors else css
+    }
     return field.as_widget(attrs=attrs)

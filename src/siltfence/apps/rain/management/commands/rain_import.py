@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,9 @@ class Command(BaseCommand):
                 station=options["station"],
                 units=options["units"],
                 batch_size=options["batch_size"],
-                out=self.stdout,
+                # The stream itself, not Django's wrapper (``self.stdout``), which ends every
+                # write with a newline and so broke the bars' redrawing on a terminal.
+                out=options.get("stdout") or sys.stdout,
             )
         except SiltfenceError as exc:
             raise CommandError(str(exc)) from None
