@@ -676,6 +676,20 @@ MUTATIONS = (
         "    if False:\n",
         ("tests/integration/test_payments.py",),
     ),
+    Mutation(
+        "the warning letter no longer says the chapter does not require it",
+        "src/siltfence/apps/enforcement/documents.py",
+        '        f"THIS LETTER IS NOT REQUIRED BY {chapter.upper()}.",\n',
+        "",
+        ("tests/integration/test_warning_letter.py",),
+    ),
+    Mutation(
+        "a warning letter is written after the stop-work order is posted",
+        "src/siltfence/apps/enforcement/services/orders.py",
+        "        if open_stop_work_order(locked) is not None:\n",
+        "        if False:\n",
+        ("tests/integration/test_warning_letter.py",),
+    ),
 )
 
 

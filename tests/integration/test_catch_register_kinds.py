@@ -40,6 +40,7 @@ pytestmark = pytest.mark.django_db
 # Decision 30, written out here (not read from the register's code).
 PUBLIC = {"stop_work_order", "revocation", "compliance", "retraction"}
 NEVER_PUBLIC = {
+    "warning_letter",  # a courtesy to the parties, not a step of the chapter (decision 54)
     "notice_to_cease",
     "cease_and_desist_referral",
     "notice_of_intent",
@@ -94,6 +95,7 @@ def every_kind(people: People, villages: Any) -> dict[str, Any]:
     # Spencer, 12 Park St: an order, then the village's own work, billed, unpaid, certified
     # to the tax roll, and the case referred to the attorney twice.
     work = _violation(people, _spencer_permit(people, "12 Park St, Spencer", -90.2966)).case
+    s.warning_letter_send(case=work, staff=staff, at=at("2026-07-01", 10), asks="A fence")
     s.stop_work_order_post(
         case=work, staff=staff, at=at("2026-07-01", 10, 30), grounds=["conditions-not-met"]
     )

@@ -90,6 +90,7 @@ class AuditAction(models.TextChoices):
     CASE_PARCEL_SET = "case_parcel_set", "Parcel number recorded"
     COMPLIANCE_RECORD = "compliance_record", "Compliance recorded"
     NOTICE_TO_CEASE_GIVE = "notice_to_cease_give", "Notice to cease given"
+    WARNING_LETTER_SEND = "warning_letter_send", "Warning letter written (not required)"
     STOP_WORK_ORDER_POST = "stop_work_order_post", "Stop-work order posted"
     PERMIT_REVOKE = "permit_revoke", "Permit revoked"
     ORDER_RETRACT = "order_retract", "Order withdrawn"
@@ -139,6 +140,7 @@ class AuditAction(models.TextChoices):
     NOTICE_OF_INTENT_GENERATE = "notice_of_intent_generate", "Notice of intent written"
     INVOICE_GENERATE = "invoice_generate", "Bill written"
     NOTICE_TO_CEASE_GENERATE = "notice_to_cease_generate", "Notice to cease written"
+    WARNING_LETTER_GENERATE = "warning_letter_generate", "Warning letter document written"
     TAX_ROLL_CERTIFICATION_GENERATE = (
         "tax_roll_certification_generate",
         "Certification to the tax roll written",

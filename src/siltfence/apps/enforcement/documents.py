@@ -35,6 +35,7 @@ KIND_TITLES = {
     "cease_and_desist_referral": "Cease-and-desist referral",
     "notice_of_intent": "Notice of intent",
     "notice_to_cease": "Notice to cease",
+    "warning_letter": "Warning letter",
     "invoice": "Invoice",
     "tax_roll_certification": "Certification to the tax roll",
     "injunction_referral": "Injunction referral",
@@ -534,6 +535,56 @@ def notice_to_cease_lines(*, ordinance: Ordinance, case: Any, action: Any) -> li
     return lines
 
 
+def warning_letter_lines(*, ordinance: Ordinance, case: Any, action: Any) -> list[str]:
+    """A warning before any stop-work order, which the chapter does not require: what was
+    found, what the village asks, and, in the chapter's own words, that the order may be
+    posted on its grounds without this letter. It promises no time before an order, and
+    says no step follows from it (decision 54)."""
+    rules = ordinance.rules["enforcement"]
+    order = rules["stop_work_order"]
+    chapter = f"Chapter {ordinance.chapter}"
+    lines = _head(ordinance, "WARNING LETTER")
+    lines += [
+        *_site(case),
+        f"Written: {_when(action.at, ordinance.time_zone)}",
+        "",
+        *addressed(ordinance, case),
+        f"THIS LETTER IS NOT REQUIRED BY {chapter.upper()}.",
+        f"The {ordinance.authority_title} may post a stop-work order without this letter or "
+        f"any other notice before it [{order['citation']}], if:",
+        *(f"- {ground['says']}" for ground in order["grounds"]),
+        "This letter gives no time before an order may be posted, and no step of the "
+        "chapter counts from it.",
+        "",
+        f"WHAT THE {ordinance.authority_title.upper()} FOUND:",
+    ]
+    for violation in case.violations.filter(status="found", days_to__isnull=True):
+        lines.append(
+            f"- Since {_day(violation.days_from)}: {violation.description} [{violation.provision}]"
+        )
+    asks = action.details.get("asks", "")
+    if asks:
+        lines += ["", f"WHAT THE {ordinance.authority_title.upper()} ASKS:", asks]
+    forfeiture = rules.get("forfeiture")
+    if forfeiture:
+        lines += [
+            "",
+            "FORFEITURES:",
+            f"A violation may already be subject to a forfeiture: {forfeiture['says']} "
+            f"[{forfeiture['citation']}]. Putting it right does not cancel days that have "
+            "passed.",
+        ]
+    if any(a["after_event"] == "notified_to_cease" for a in rules["actions"]):
+        cease = next(a for a in rules["actions"] if a["after_event"] == "notified_to_cease")
+        lines += [
+            "",
+            f"This letter is not the notice to cease of {cease['citation']}; that notice, "
+            "where it applies, is given separately.",
+        ]
+    lines += ["", f"{ordinance.authority_title}, {ordinance.name}"]
+    return lines
+
+
 def complaint_lines(*, ordinance: Ordinance, violation: Any) -> list[str]:
     """What the person who complained gets: a receipt, with no one else's details."""
     lines = _head(ordinance, f"COMPLAINT RECEIVED No. C-{violation.pk}")
@@ -645,6 +696,8 @@ def lines_for(*, case: Any, action: Any, kind: str) -> list[str]:
         return certification_lines(ordinance=ordinance, case=case, action=action)
     if kind == "notice_to_cease":
         return notice_to_cease_lines(ordinance=ordinance, case=case, action=action)
+    if kind == "warning_letter":
+        return warning_letter_lines(ordinance=ordinance, case=case, action=action)
     return referral_lines(ordinance=ordinance, case=case, action=action)
 
 

@@ -75,6 +75,10 @@ ORDER_CHOICE = "order: choose the stop-work order or the revocation"
 WORK_REQUIRED = "work: describe the work the village intends to do"
 WORK_BEGUN = "village work: the village work has already begun"
 ALREADY_UNPAID = "invoice: {number} is already recorded as unpaid"
+WARNING_AFTER_ORDER = (
+    "letter: a stop-work order is posted in this case; a warning letter comes before one"
+)
+WARNING_NOTHING_OPEN = "letter: no violation of this case is open; there is nothing to warn of"
 NO_NOTICE_TO_CEASE = (
     "notice: Ch. {chapter} gives no separate notice to cease; post a stop-work order instead"
 )

@@ -173,6 +173,8 @@ class ActionKind(models.TextChoices):
     STOP_WORK_ORDER = "stop_work_order", "Stop-work order"
     REVOCATION = "revocation", "Permit revoked"
     NOTICE_TO_CEASE = "notice_to_cease", "Notice to cease"
+    # A courtesy the chapters do not require: no step counts from it (decision 54).
+    WARNING_LETTER = "warning_letter", "Warning letter (not required by the chapter)"
     CEASE_AND_DESIST_REFERRAL = "cease_and_desist_referral", "Cease-and-desist referral"
     COMPLIANCE = "compliance", "Compliance achieved"
     RETRACTION = "retraction", "Order retracted"

@@ -29,6 +29,8 @@ STEP_DONE = {
     "revoke": "Permit revoked. The revocation notice was generated.",
     "retract": "Order retracted.",
     "notice-to-cease": "Notice to cease recorded.",
+    "warning-letter": "Warning letter written. Print it from the documents below and record "
+    "how it was served.",
     "cease-and-desist": "Referral to the attorney recorded, with its letter.",
     "notice-of-intent": "Notice of intent issued.",
     "village-work": "Village work recorded as begun.",
@@ -95,6 +97,8 @@ def _step(request: HttpRequest, case: EnforcementCase, step: str) -> Any:
             return s.notice_to_cease_give(
                 case=case, staff=staff, at=at, note=text, given=_given(request)
             )
+        case "warning-letter":
+            return s.warning_letter_send(case=case, staff=staff, at=at, asks=text)
         case "cease-and-desist":
             return s.cease_and_desist_refer(case=case, staff=staff, at=at, note=text)
         case "notice-of-intent":

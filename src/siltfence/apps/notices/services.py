@@ -156,6 +156,13 @@ NOTICES: dict[str, Notice] = {
         "applications",
         with_reason=True,
     ),
+    "warning_letter_send": Notice(
+        "Warning letter about {address}",
+        "The village wrote a warning letter about {address} (case {number}).",
+        "Read it on the case page: it says what was found and what the village asks.",
+        PARTIES,
+        None,
+    ),
     "notice_of_intent_issue": Notice(
         "Notice of intent: village work at {address}",
         "The village gave notice that it intends to do the required work at {address} "

@@ -43,6 +43,7 @@ from siltfence.apps.enforcement.services.orders import (
     order_retract,
     permit_revoke,
     stop_work_order_post,
+    warning_letter_send,
 )
 from siltfence.apps.enforcement.services.orders import order_retraction as order_retraction
 from siltfence.apps.enforcement.services.serving import (
@@ -118,5 +119,6 @@ __all__ = [
     "violation_end",
     "violation_record",
     "violation_review",
+    "warning_letter_send",
     "work_cost_record",
 ]

@@ -321,6 +321,41 @@ def notice_to_cease_give(
     return action
 
 
+def warning_letter_send(
+    *, case: EnforcementCase, staff: Any, at: datetime.datetime, asks: str = ""
+) -> EnforcementAction:
+    """A warning letter to the parties, before any stop-work order: what was found, what the
+    village asks (``asks``, printed on the letter), and that the chapter does not require the
+    letter, since the order may be posted on its grounds without it (§ 413-10A, § 135-11A).
+    No step counts from it: it is not the notice to cease of a chapter that has one, nor a
+    notice of intent. Its service is recorded like any document's."""
+    from siltfence.apps.enforcement.selectors import open_stop_work_order
+
+    _not_future(at)
+    ordinance = village_ordinance(case.village_id)
+    require_staff(staff, case, ordinance)
+    asks = clean_text(asks, "asks", MAX_DESCRIPTION)
+    with transaction.atomic():
+        locked = case_lock(case)
+        if open_stop_work_order(locked) is not None:
+            raise ActionRefused(errors.WARNING_AFTER_ORDER, field="letter")
+        if not locked.violations.filter(status="found", days_to__isnull=True).exists():
+            raise ActionRefused(errors.WARNING_NOTHING_OPEN, field="letter")
+        citation = ordinance.rules["enforcement"]["stop_work_order"]["citation"]
+        action = _action_create(
+            locked,
+            kind=ActionKind.WARNING_LETTER,
+            at=at,
+            staff=staff,
+            citation=citation,
+            details={"asks": asks, "required": False},
+            public=False,
+        )
+        case_audit(locked, actor=staff, action="warning_letter_send", citation=citation)
+        _document(locked, action, "warning_letter")
+    return action
+
+
 def cease_and_desist_refer(
     *, case: EnforcementCase, staff: Any, at: datetime.datetime, note: str = ""
 ) -> EnforcementAction:
