@@ -690,6 +690,20 @@ MUTATIONS = (
         "        if False:\n",
         ("tests/integration/test_warning_letter.py",),
     ),
+    Mutation(
+        "the letters made leave out the village's own words",
+        "src/siltfence/apps/enforcement/documents.py",
+        "    lines = worded(lines_for(case=case, action=action, kind=kind), case.village_id, kind)\n",
+        "    lines = lines_for(case=case, action=action, kind=kind)\n",
+        ("tests/integration/test_letter_wording.py",),
+    ),
+    Mutation(
+        "the village's words replace a line the chapter requires",
+        "src/siltfence/apps/enforcement/services/letters.py",
+        "    head, body, signature = lines[:6], lines[6:-1], lines[-1:]\n",
+        "    head, body, signature = lines[:6], lines[7:-1], lines[-1:]\n",
+        ("tests/integration/test_letter_wording.py",),
+    ),
 )
 
 

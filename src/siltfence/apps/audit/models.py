@@ -91,6 +91,7 @@ class AuditAction(models.TextChoices):
     COMPLIANCE_RECORD = "compliance_record", "Compliance recorded"
     NOTICE_TO_CEASE_GIVE = "notice_to_cease_give", "Notice to cease given"
     WARNING_LETTER_SEND = "warning_letter_send", "Warning letter written (not required)"
+    LETTER_WORDING_SET = "letter_wording_set", "Village's own words on a letter set"
     STOP_WORK_ORDER_POST = "stop_work_order_post", "Stop-work order posted"
     PERMIT_REVOKE = "permit_revoke", "Permit revoked"
     ORDER_RETRACT = "order_retract", "Order withdrawn"

@@ -705,8 +705,9 @@ def document_store(*, case: Any, action: Any, kind: str) -> Any:
     """Make the document of ``action`` and keep it with the case (inside the step's
     transaction: if the document cannot be made, the step is not taken)."""
     from siltfence.apps.enforcement.models import EnforcementDocument
+    from siltfence.apps.enforcement.services.letters import worded
 
-    lines = lines_for(case=case, action=action, kind=kind)
+    lines = worded(lines_for(case=case, action=action, kind=kind), case.village_id, kind)
     title = f"{KIND_TITLES[kind]} {case.number}"
     content = (
         placard_pdf(lines, title=title)

@@ -75,6 +75,8 @@ ORDER_CHOICE = "order: choose the stop-work order or the revocation"
 WORK_REQUIRED = "work: describe the work the village intends to do"
 WORK_BEGUN = "village work: the village work has already begun"
 ALREADY_UNPAID = "invoice: {number} is already recorded as unpaid"
+LETTER_KIND = "kind: choose one of the letters to the parties: {kinds}"
+WORDING_LINES = "{field}: at most {limit} lines"
 WARNING_AFTER_ORDER = (
     "letter: a stop-work order is posted in this case; a warning letter comes before one"
 )

@@ -238,6 +238,28 @@ class InterestRateForm(forms.Form):
     authority = forms.CharField(max_length=200, label="Set by (order or resolution)")
 
 
+class LetterWordingForm(forms.Form):
+    """The village's own words on one letter; what the chapter requires is not here."""
+
+    kind = forms.ChoiceField(label="Letter", choices=())
+    opening = forms.CharField(
+        label="Opening words, after the letter's heading (leave empty for none)",
+        required=False,
+        max_length=1000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+    closing = forms.CharField(
+        label="Closing words, before the signature: for example the office's hours and phone",
+        required=False,
+        max_length=1000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+
+    def __init__(self, *args: Any, letters: list[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["kind"].choices = letters  # type: ignore[attr-defined]
+
+
 class ForfeitureForm(forms.Form):
     effective_from = StrictDateField(label="In force from (YYYY-MM-DD)")
     per_day_min = forms.CharField(max_length=20, label="Smallest forfeiture a day ($)")

@@ -390,6 +390,28 @@ class Invoice(models.Model):
         return self.number
 
 
+class LetterWording(models.Model):
+    """The village's own words on one kind of letter to the parties: an opening after its
+    heading and a closing before its signature. What the chapter requires (the section, the
+    waiting periods, the remedy, the appeal) is written by the letter itself and cannot be
+    edited out: the wording is only added (decision 55)."""
+
+    village = models.ForeignKey("permits.Village", on_delete=models.PROTECT, related_name="+")
+    kind = models.CharField(max_length=40)
+    opening = models.TextField(blank=True, default="")
+    closing = models.TextField(blank=True, default="")
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["village", "kind"]
+        constraints = [
+            models.UniqueConstraint(fields=["village", "kind"], name="one_wording_a_letter")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.village_id} {self.kind}"
+
+
 class InterestRate(models.Model):
     """The annual interest rate the authority set on unpaid village-work costs, from a date."""
 

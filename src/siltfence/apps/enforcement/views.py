@@ -25,8 +25,8 @@ from siltfence.apps.accounts.rules import is_inspector_of, is_staff_of, village_
 from siltfence.apps.documents.addressees import case_addressees
 from siltfence.apps.enforcement import forms as f
 from siltfence.apps.enforcement import services as s
-from siltfence.apps.enforcement.documents import _outside
-from siltfence.apps.enforcement.models import EnforcementCase
+from siltfence.apps.enforcement.documents import KIND_TITLES, _outside
+from siltfence.apps.enforcement.models import EnforcementCase, LetterWording
 from siltfence.apps.enforcement.selectors import (
     ATTORNEY_LETTERS,
     case_timeline,
@@ -297,6 +297,14 @@ def village_settings(request: HttpRequest, village: str) -> HttpResponse:
                     raise _FormError(first_error(form))
                 s.interest_rate_set(village=place, staff=request.user, **form.cleaned_data)
                 messages.success(request, "Interest rate saved.")
+            elif which == "letters":
+                form = f.LetterWordingForm(request.POST, letters=_letters())
+                if not form.is_valid():
+                    raise _FormError(first_error(form))
+                s.letter_wording_set(village=place, staff=request.user, **form.cleaned_data)
+                messages.success(
+                    request, "The village's words are saved; the letters made from now carry them."
+                )
             elif which == "forfeiture":
                 form = f.ForfeitureForm(request.POST)
                 if not form.is_valid():
@@ -304,7 +312,9 @@ def village_settings(request: HttpRequest, village: str) -> HttpResponse:
                 s.forfeiture_schedule_set(village=place, staff=request.user, **form.cleaned_data)
                 messages.success(request, "Forfeiture amounts saved.")
             else:
-                raise _FormError("Setting: choose the interest rate or the forfeiture amounts")
+                raise _FormError(
+                    "Setting: choose the interest rate, the forfeiture amounts or a letter's words"
+                )
         except _FormError as exc:
             messages.error(request, str(exc))
         except SiltfenceError as exc:
@@ -325,8 +335,17 @@ def village_settings(request: HttpRequest, village: str) -> HttpResponse:
             "rule": rule,
             "interest_form": f.InterestRateForm(initial={"effective_from": today.isoformat()}),
             "forfeiture_form": f.ForfeitureForm(initial={"effective_from": today.isoformat()}),
+            "letters_form": f.LetterWordingForm(letters=_letters()),
+            "wordings": [
+                (KIND_TITLES[w.kind], w)
+                for w in LetterWording.objects.filter(village=place).order_by("kind")
+            ],
         },
     )
+
+
+def _letters() -> list[tuple[str, str]]:
+    return [(kind, KIND_TITLES[kind]) for kind in s.PARTY_LETTERS]
 
 
 class _FormError(Exception):

@@ -35,6 +35,12 @@ from siltfence.apps.enforcement.services.forfeitures import (
     forfeiture_schedule_set,
     prosecution_refer,
 )
+from siltfence.apps.enforcement.services.letters import (
+    MAX_WORDING,
+    PARTY_LETTERS,
+    letter_wording_set,
+    worded,
+)
 from siltfence.apps.enforcement.services.orders import (
     cease_and_desist_refer,
     compliance_record,
@@ -86,6 +92,8 @@ __all__ = [
     "MAX_DESCRIPTION",
     "MAX_PHOTOS",
     "MAX_TEXT",
+    "MAX_WORDING",
+    "PARTY_LETTERS",
     "PHOTO_TYPES",
     "STEPS",
     "ActionRefused",
@@ -106,6 +114,7 @@ __all__ = [
     "invoice_issue",
     "issued_at",
     "lawful",
+    "letter_wording_set",
     "notice_of_intent_issue",
     "notice_to_cease_give",
     "order_retract",
@@ -120,5 +129,6 @@ __all__ = [
     "violation_record",
     "violation_review",
     "warning_letter_send",
+    "worded",
     "work_cost_record",
 ]
