@@ -5,13 +5,12 @@ village's words is in the letter made with them, in the same order."""
 
 from __future__ import annotations
 
-import datetime
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
-from enforcement_helpers import at, permit_filed_on
+from enforcement_helpers import at, spencer_case_with_a_violation
 from factories import NEW_GLARUS, SPENCER, People
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -31,23 +30,7 @@ CLOSING = "Questions? The Building Inspector is in on weekdays, 8 a.m. to noon."
 
 @pytest.fixture
 def order(people: People) -> Any:
-    permit = permit_filed_on(
-        applicant=people.applicant_a,
-        village=SPENCER,
-        staff=people.staff[SPENCER],
-        filed="2026-06-01",
-        address="12 Park St, Spencer",
-    )
-    case = s.violation_record(
-        village=permit.village,
-        recorded_by=people.staff[SPENCER],
-        source="observation",
-        description="No inlet protection on the street inlet.",
-        provision="§ 413-7B(4)",
-        days_from=datetime.date(2026, 7, 1),
-        at=at("2026-07-01", 9),
-        permit=permit,
-    ).case
+    case = spencer_case_with_a_violation(people)
     return s.stop_work_order_post(
         case=case,
         staff=people.staff[SPENCER],

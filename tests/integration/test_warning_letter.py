@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
-from enforcement_helpers import at, permit_filed_on
+from enforcement_helpers import at, spencer_case_with_a_violation
 from factories import NEW_GLARUS, SPENCER, People
 
 from siltfence.apps.enforcement import errors
@@ -33,23 +33,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def spencer_case(people: People) -> Any:
-    permit = permit_filed_on(
-        applicant=people.applicant_a,
-        village=SPENCER,
-        staff=people.staff[SPENCER],
-        filed="2026-06-01",
-        address="12 Park St, Spencer",
-    )
-    return s.violation_record(
-        village=permit.village,
-        recorded_by=people.staff[SPENCER],
-        source="observation",
-        description="No inlet protection on the street inlet.",
-        provision="§ 413-7B(4)",
-        days_from=datetime.date(2026, 7, 1),
-        at=at("2026-07-01", 9),
-        permit=permit,
-    ).case
+    return spencer_case_with_a_violation(people)
 
 
 def _letter(case: Any) -> list[str]:
