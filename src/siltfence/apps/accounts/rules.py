@@ -55,6 +55,11 @@ def is_board_member_of(user: Any, obj: Any) -> bool:
     return _village_of(obj) in village_ids(user, Role.APPEALS_BOARD)
 
 
+def sees_appeals_docket(user: Any) -> bool:
+    """The docket of appeals is the appeals board's and the village's staff's."""
+    return bool(village_ids(user, Role.STAFF, Role.APPEALS_BOARD))
+
+
 @predicate
 def is_applicant_of(user: Any, obj: Any) -> bool:
     application = getattr(obj, "application", obj)

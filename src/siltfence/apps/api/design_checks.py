@@ -22,8 +22,9 @@ from siltfence.core.errors import SiltfenceError
 from siltfence.core.ordinance.loader import load
 
 DESCRIPTION = (
-    "The body is a control plan (jurisdiction, on, site GeoJSON, dewatering, sheet_flow, "
-    "schedule, inactive_areas, maintenance, contents...; see docs/plan-format.md). The answer "
+    "The body is a control plan (`jurisdiction`, `on`, `site` GeoJSON, `dewatering`, "
+    "`sheet_flow`, `schedule`, `inactive_areas`, `maintenance`, `contents`...; see "
+    "docs/plan-format.md). The answer "
     "is one report: the site areas measured from the geometry, the determination made with "
     "them, the plan checklist ticked from what the plan holds, and every design check sorted "
     "failures first (fail, needs-action, pass, info), each with its inputs, formula, steps, "

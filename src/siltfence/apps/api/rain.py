@@ -24,7 +24,7 @@ from siltfence.core.ordinance.model import Ordinance
 RAIN_DESCRIPTION = (
     "The rain file's text, in any layout siltfence reads (GHCN-Daily .dly or CSV, the daily "
     "CSV in inches, a Climate Data Online export, a gauge CSV with a header like "
-    f"timestamp,rain_in); at most {RAIN_TEXT_MAX:,} characters"
+    f"`timestamp,rain_in`); at most {RAIN_TEXT_MAX:,} characters"
 )
 
 

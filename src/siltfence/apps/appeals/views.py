@@ -17,7 +17,12 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from siltfence.apps.accounts.models import Role
-from siltfence.apps.accounts.rules import is_board_member_of, is_staff_of, village_ids
+from siltfence.apps.accounts.rules import (
+    is_board_member_of,
+    is_staff_of,
+    sees_appeals_docket,
+    village_ids,
+)
 from siltfence.apps.appeals import forms as af
 from siltfence.apps.appeals import hearings as h
 from siltfence.apps.appeals import services as a
@@ -43,7 +48,7 @@ from siltfence.presentation.forms import first_error, village_time
 @login_required
 @require_GET
 def docket_view(request: HttpRequest) -> HttpResponse:
-    if not village_ids(request.user, Role.STAFF, Role.APPEALS_BOARD):
+    if not sees_appeals_docket(request.user):
         raise PermissionDenied("The docket is for the appeals board and the village's staff.")
     page = Paginator(docket(request.user), 25).get_page(request.GET.get("page"))
     staff_villages = Village.objects.filter(pk__in=village_ids(request.user, Role.STAFF))
@@ -219,6 +224,7 @@ def _detail(
             "internal": sees_internal_record(request.user, appeal.village_id),
             "attorney_letters": ATTORNEY_LETTERS,
             "board": is_board_member_of(request.user, appeal),
+            "docket": sees_appeals_docket(request.user),
             "recorder": recorder,
             "can_schedule": is_board_member_of(request.user, appeal)
             or is_staff_of(request.user, appeal),

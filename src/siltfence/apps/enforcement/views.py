@@ -21,7 +21,12 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
 from siltfence.apps.accounts.models import Role
-from siltfence.apps.accounts.rules import is_inspector_of, is_staff_of, village_ids
+from siltfence.apps.accounts.rules import (
+    is_inspector_of,
+    is_staff_of,
+    sees_appeals_docket,
+    village_ids,
+)
 from siltfence.apps.documents.addressees import case_addressees
 from siltfence.apps.enforcement import forms as f
 from siltfence.apps.enforcement import services as s
@@ -148,6 +153,7 @@ def cases(request: HttpRequest) -> HttpResponseBase:
                 pk__in=village_ids(request.user, Role.STAFF)
             ).order_by("name"),
             "can_record": bool(village_ids(request.user, Role.STAFF, Role.INSPECTOR)),
+            "docket": sees_appeals_docket(request.user),
         },
     )
 

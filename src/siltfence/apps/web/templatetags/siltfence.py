@@ -47,3 +47,17 @@ def uswds(field: forms.BoundField) -> SafeString:
         "class": f"{css} usa-input--error".strip() if field.errors else css
     }
     return field.as_widget(attrs=attrs)
+
+
+@register.filter
+def code_spans(text: object) -> SafeString:
+    """``text`` escaped, with each name between backticks set as code: "the `rain_in`
+    column" reads the <code>rain_in</code> column. Unpaired backticks are left as written."""
+    from django.utils.html import escape
+    from django.utils.safestring import mark_safe
+
+    parts = str(text).split("`")
+    if len(parts) % 2 == 0:
+        return escape(str(text))
+    spans = (escape(p) if i % 2 == 0 else f"<code>{escape(p)}</code>" for i, p in enumerate(parts))
+    return mark_safe("".join(spans))  # every part is escaped above
