@@ -693,7 +693,8 @@ MUTATIONS = (
     Mutation(
         "the letters made leave out the village's own words",
         "src/siltfence/apps/enforcement/documents.py",
-        "    lines = worded(lines_for(case=case, action=action, kind=kind), case.village_id, kind)\n",
+        "    lines = worded(lines_for(case=case, action=action, kind=kind), "
+        "case.village_id, kind)\n",
         "    lines = lines_for(case=case, action=action, kind=kind)\n",
         ("tests/integration/test_letter_wording.py",),
     ),
