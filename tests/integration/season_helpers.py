@@ -336,4 +336,5 @@ def register_rows(client: Any, **query: str) -> dict[str, dict[str, str]]:
     response = client.get("/register/permits.csv", query)
     assert response.status_code == 200
     text = b"".join(response.streaming_content).decode()
-    return {row["Permit"]: row for row in csv.DictReader(io.StringIO(text))}
+    assert text.startswith("\ufeff"), "the CSV opens in a spreadsheet as UTF-8"
+    return {row["Permit"]: row for row in csv.DictReader(io.StringIO(text.removeprefix("\ufeff")))}

@@ -65,6 +65,9 @@ class _Rows:
     def order_by(self, *_: Any) -> _Rows:
         return self
 
+    def select_related(self, *_: Any) -> _Rows:
+        return self
+
     def first(self) -> Any:
         return self.rows[0] if self.rows else None
 
@@ -213,12 +216,14 @@ def test_the_invoice_lists_the_costs_and_the_interest_rate_or_that_none_was_set(
                 get_category_display=lambda: "Labour",
                 description="Public works crew, 8 hours",
                 amount=Decimal("600.00"),
+                corrects=None,
             ),
             SimpleNamespace(
                 incurred_on=datetime.date(2026, 7, 26),
                 get_category_display=lambda: "Materials",
                 description="Silt fence, 300 ft",
                 amount=Decimal("400.00"),
+                corrects=None,
             ),
         ]
     )

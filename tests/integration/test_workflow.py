@@ -642,7 +642,7 @@ def test_staff_close_a_new_glarus_permit_on_equivalent_measures_from_the_permit_
 @settings(deadline=timedelta(milliseconds=500), max_examples=80)
 @given(st.lists(st.text(max_size=1200), max_size=25))
 def test_any_added_conditions_are_taken_or_refused_naming_the_field(conditions):
-    from siltfence.apps.permits.services import _added_conditions
+    from siltfence.apps.permits.services.review import _added_conditions
     from siltfence.core.ordinance.loader import load
 
     try:
