@@ -705,6 +705,37 @@ MUTATIONS = (
         "    head, body, signature = lines[:6], lines[7:-1], lines[-1:]\n",
         ("tests/integration/test_letter_wording.py",),
     ),
+    Mutation(
+        "the office's data wins over what its staff entered",
+        "src/siltfence/apps/documents/addressees.py",
+        '        key: (getattr(village, key, "") or data[key] or "") for key in ("phone", "email", '
+        '"hours")\n',
+        '        key: (data[key] or getattr(village, key, "") or "") for key in ("phone", "email", '
+        '"hours")\n',
+        ("tests/integration/test_office_contact.py",),
+    ),
+    Mutation(
+        "an office contact is written before all three are checked",
+        "src/siltfence/apps/permits/services/village.py",
+        "        after[field] = text\n",
+        "        after[field] = text\n"
+        "        Village.objects.filter(pk=village.pk).update(**{field: text})\n",
+        ("tests/integration/test_office_contact.py",),
+    ),
+    Mutation(
+        "an inspection withdrawn by a corrected rain record is not told",
+        "src/siltfence/apps/duties/rain_applied.py",
+        '            if rain["from"] in days_now or rain["to"] in days_now:\n',
+        "            if True:\n",
+        ("tests/integration/test_rain_correction_reaches_the_permits.py",),
+    ),
+    Mutation(
+        "an inspection still owed after a correction is told as withdrawn",
+        "src/siltfence/apps/duties/rain_applied.py",
+        '            if rain["from"] in days_now or rain["to"] in days_now:\n',
+        "            if False:\n",
+        ("tests/integration/test_rain_correction_reaches_the_permits.py",),
+    ),
 )
 
 

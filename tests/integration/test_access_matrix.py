@@ -54,6 +54,7 @@ from siltfence.apps.permits.models import (
     PlanAmendment,
     Surety,
     TimelineEvent,
+    Village,
 )
 from siltfence.apps.web import urls as web_urls
 from siltfence.core.ordinance.loader import load
@@ -177,6 +178,8 @@ permit-amendment-decide   POST   amend     login  403    404    did:PM 404    40
 # village settings ------------------------------------------------------------------------------
 village-settings          GET    village   login  403    403    200    403    403    403
 village-settings          POST   village   login  405    405    405    405    405    405
+village-office            GET    village   login  405    405    405    405    405    405
+village-office            POST   village   login  403    403    did:V  403    403    403
 village-closure           GET    village   login  405    405    405    405    405    405
 village-closure           POST   village   login  403    403    did:V  403    403    403
 village-fee               GET    village   login  405    405    405    405    405    405
@@ -441,6 +444,7 @@ def request_for(row: Row, role: str) -> tuple[dict[str, Any], dict[str, Any]]:
         },
         "permit-amendment": {"trigger": "modification", "description": "Move the stockpile."},
         "permit-amendment-decide": {"decision": "approve", "reasons": "Fine."},
+        "village-office": {"phone": "715-555-0142", "email": "", "hours": "Mon-Fri 8-4:30"},
         "village-closure": {"day": "2031-01-02", "reason": "boiler repair"},
         "village-fee": {"effective_from": "2031-01-01", "amount": "60", "authority": "Res. 2031-1"},
         "village-amendment": {"area_trigger": "1 acre", "source": "past"},
@@ -473,6 +477,7 @@ def snapshot() -> dict[str, Any]:
         "applications": sorted(Application.objects.values_list("pk", "status", "checklist")),
         "permits": sorted(Permit.objects.values_list("pk", "status", "expires_on")),
         "amendments": sorted(PlanAmendment.objects.values_list("pk", "status")),
+        "villages": sorted(Village.objects.values_list("pk", "phone", "email", "hours")),
     }
 
 

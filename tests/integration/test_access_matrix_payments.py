@@ -56,8 +56,6 @@ payments:fee-correct             GET    draft    login  405    405    405    405
 payments:fee-correct             POST   draft    login  403    404    did:SA 404    403    403
 payments:cost-correct            GET    cost     login  405    405    405    405    405    405
 payments:cost-correct            POST   cost     login  403    404    did:C  404    403    403
-payments:village-address         GET    village  login  405    405    405    405    405    405
-payments:village-address         POST   village  login  403    403    did:V  403    403    403
 """
 
 ROWS = _parse(MATRIX)
@@ -204,7 +202,6 @@ def _data(row: Row) -> dict[str, Any]:
         # Above the $50.00 already paid.
         "payments:fee-correct": {"amount": "80", "reason": "The board set $80"},
         "payments:cost-correct": {"amount": "250", "reason": "Five hours, not six"},
-        "payments:village-address": {"address": "105 Park St, Spencer, WI 54479"},
     }.get(row.name, {})
 
 
@@ -221,7 +218,6 @@ def snapshot() -> dict[str, Any]:
             Invoice.objects.values_list("pk", "principal", "paid_amount", "paid_on")
         ),
         "receipts": sorted(ReceiptCounter.objects.values_list("village_id", "year", "last")),
-        "villages": sorted(Village.objects.values_list("pk", "address")),
     }
 
 

@@ -78,6 +78,11 @@ class _Rows:
         return iter(self.rows)
 
 
+# The village's record as village_sync makes it: no phone, email or hours entered by its
+# staff, so the notices print the office from the village's data.
+NOTHING_ENTERED = SimpleNamespace(phone="", email="", hours="")
+
+
 def _case(village: str, order: Any = None) -> SimpleNamespace:
     violation = SimpleNamespace(
         provision="§ 413-7B(4)" if village == "spencer-wi" else "§ 135-11",
@@ -91,6 +96,7 @@ def _case(village: str, order: Any = None) -> SimpleNamespace:
     return SimpleNamespace(
         number="SP-E-2026-0001",
         village_id=village,
+        village=NOTHING_ENTERED,
         address="220 S Pacific St",
         parcel_number="031-1040",
         application_id=7,
@@ -369,6 +375,7 @@ def test_the_appeal_decision_states_the_hearing_decision_and_retraction(village:
     appeal = SimpleNamespace(
         kind="appeal",
         number="NG-A-2026-0001",
+        village=NOTHING_ENTERED,
         appellant_name="Alex Schmid",
         appellant_standing="permittee" if village == "spencer-wi" else "aggrieved_person",
         decision_appealed="Stop-work order of July 1, 2026, case SP-E-2026-0001",

@@ -395,18 +395,18 @@ def test_a_re_inspection_is_paid_at_the_fee_the_schedule_sets(people):
 
 
 def test_a_receipt_names_the_village_the_money_and_the_section_of_the_fee(people):
-    village = Village.objects.get(pk=SPENCER)
-    payments.village_address_set(
-        village=village, staff=people.staff[SPENCER], address="105 Park St, Spencer, WI 54479"
-    )
+    # The office as the village's data gives it (jurisdiction.yaml: the Municipal Building
+    # at 105 Park Street, and the clerk's telephone).
     schedule(people, amount="150", per_area_amount="50", area_unit="acre")
     application = draft(people, disturbed_area="2.3 acre", land_use="residential")
     payment = pay(application, people.staff[SPENCER], "265", method="check", check_number="1042")
     lines = receipt_lines(payment)
-    assert lines[:6] == [
+    assert lines[:8] == [
         "VILLAGE OF SPENCER",
-        "105 Park St, Spencer, WI 54479",
-        "Marathon County, Wisconsin",
+        "Village of Spencer, Municipal Building",
+        "105 Park Street",
+        "Spencer, WI 54479",
+        "Phone: 715-659-5423",
         "",
         "RECEIPT No. SP-R-2026-0001",
         "",
@@ -872,8 +872,8 @@ def test_only_the_village_s_own_staff_record_or_correct_in_the_service_itself(pe
         "a cost correction": lambda who: payments.work_cost_correct(
             cost=cost, staff=who, amount="1", reason="x"
         ),
-        "the village's address": lambda who: payments.village_address_set(
-            village=village, staff=who, address="1 Main St"
+        "the village office's contact": lambda who: services.village_office_set(
+            village=village, staff=who, phone="715-555-0100"
         ),
         "a fee schedule": lambda who: services.fee_schedule_set(
             village=village, staff=who, effective_from=DEC_1, amount="1", authority="x"

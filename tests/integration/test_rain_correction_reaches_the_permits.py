@@ -13,6 +13,8 @@ tenths of a millimetre (25.4 mm to the inch):
 - July 8 and 9, 7.6 mm each: consecutive wet days, 15.2 mm (0.60 in) together, one rain
   owing an inspection by July 10; July 9 corrected to 2.5 mm (0.10 in): 10.1 mm (0.40 in)
   together, below 0.5 inch, no inspection owed.
+The permittee, reminded of an inspection a correction withdrew, is told by email that it
+is no longer owed; a correction that leaves an inspection owed tells nobody.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from sitework import local, permit_issued, station_with_record
 from siltfence.apps.audit.models import AuditEvent
 from siltfence.apps.duties.models import PermitDuties
 from siltfence.apps.duties.stations import stations_sync
+from siltfence.apps.outbox.models import Message
 from siltfence.apps.permits.models import TimelineEvent
 from siltfence.apps.rain.days import rain_days_record
 from siltfence.apps.rain.signals import rain_recorded_send
@@ -79,19 +82,41 @@ def test_a_rain_corrected_below_the_threshold_owes_nothing_and_corrected_up_owes
     assert owed(permit) == []
     client.force_login(people.staff[SPENCER])
     page = text_of(client.get(f"/permits/{permit.pk}/"))
-    assert "Inspection after rain" not in page
+    assert "mm) on 2026-07-08" not in page  # no duty lists the rain of July 8
     [audit] = AuditEvent.objects.filter(action="rain_corrected")
     assert (audit.entity, audit.entity_id) == ("application", permit.application_id)
     assert (audit.before["inches"], audit.after["inches"]) == (0.7992, 0.2992)
+
+    # The permittee (applicant A) is told, once, that the inspection is withdrawn.
+    [told] = withdrawn_told(people)
+    assert told.subject == f"Inspection after rain no longer owed: permit {permit.number}"
+    body = " ".join(told.body.split())
+    assert "The rain record for July 8, 2026 was corrected." in body
+    assert "The rain of 0.8 inch (20.3 mm)" in body
+    assert "due July 9, 2026, is no longer in the record at that amount" in body
+    assert "Section: § 413-8E(3)(g)." in body
+    [withdrawn] = AuditEvent.objects.filter(action="rain_inspection_withdrawn")
+    assert (withdrawn.entity, withdrawn.entity_id) == ("permit", permit.pk)
+    assert withdrawn.before["due"] == "2026-07-09"
 
     record({JULY_8: 152})
     assert station_rain(permit) == [0.5984]
     assert owed(permit) == [("2026-07-09", 15.2)]
     page = text_of(client.get(f"/permits/{permit.pk}/"))
     assert "rain of 0.6 in (15.2 mm) on 2026-07-08" in page
+    # Corrected 0.6 to 0.9 inch: still owed, nobody told of a withdrawal.
+    record({JULY_8: 229})
+    assert owed(permit) == [("2026-07-09", 22.9)]
+    assert len(withdrawn_told(people)) == 1
 
 
-def test_a_day_the_record_no_longer_holds_rain_for_is_withdrawn(permit):
+def withdrawn_told(people) -> list[Message]:
+    return list(
+        Message.objects.filter(to_address=people.applicant_a.email, kind="inspection_withdrawn")
+    )
+
+
+def test_a_day_the_record_no_longer_holds_rain_for_is_withdrawn(people, permit):
     record({JULY_8: 203})
     said = record({JULY_8: 0})
     assert "1 were withdrawn" in said
@@ -99,14 +124,19 @@ def test_a_day_the_record_no_longer_holds_rain_for_is_withdrawn(permit):
     assert owed(permit) == []
     [audit] = AuditEvent.objects.filter(action="rain_corrected")
     assert (audit.before["inches"], audit.after["inches"]) == (0.7992, None)
+    assert len(withdrawn_told(people)) == 1
 
 
-def test_a_two_day_rain_corrected_below_the_threshold_together_owes_nothing(permit):
+def test_a_two_day_rain_corrected_below_the_threshold_together_owes_nothing(people, permit):
     record({JULY_8: 76, JULY_9: 76})
     assert owed(permit) == [("2026-07-10", 15.2)]
     record({JULY_9: 25})
     assert sorted(station_rain(permit)) == [0.0984, 0.2992]
     assert owed(permit) == []
+    # Neither day alone crossed 0.5 inch; the rain of the two days together did.
+    [told] = withdrawn_told(people)
+    assert "The rain record for July 8 to July 9, 2026 was corrected." in told.body
+    assert "The rain of 0.6 inch (15.2 mm)" in told.body
 
 
 def test_the_permittee_s_own_word_on_a_rain_is_left_alone(permit):

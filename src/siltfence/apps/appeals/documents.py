@@ -55,7 +55,7 @@ def decision_lines(
         "",
         *addressee_lines(decision_addressees(appeal, ordinance)),
         "",
-        *_board_office_lines(body, ordinance),
+        *_board_office_lines(body, ordinance, appeal.village),
         "",
         f"Appellant: {appeal.appellant_name} ({appeal.appellant_standing.replace('_', ' ')}; "
         f"{rule['who_citation']})",
@@ -118,9 +118,9 @@ def decision_addressees(appeal: Any, ordinance: Ordinance) -> list[Addressee]:
     return found
 
 
-def _board_office_lines(body: str, ordinance: Ordinance) -> list[str]:
+def _board_office_lines(body: str, ordinance: Ordinance, village: Any) -> list[str]:
     """ "FROM:" the board, at the village office's address, phone and email."""
-    office = office_lines(ordinance)
+    office = office_lines(ordinance, village)
     return ["FROM:", f"{body}, {ordinance.name}", *office[2:]]
 
 

@@ -49,6 +49,10 @@ class AuditAction(models.TextChoices):
     RAIN_IMPORT_BEGIN = "rain_import_begin", "Rain records import started"
     RAIN_SWEPT = "rain_swept", "Rain checked against the inspection duties"
     RAIN_CORRECTED = "rain_corrected", "Rain on the permit corrected with the rain record"
+    RAIN_INSPECTION_WITHDRAWN = (
+        "rain_inspection_withdrawn",
+        "Inspection after rain withdrawn with the rain record",
+    )
     # the site log
     SITE_LOG_SELF_INSPECTION = "site_log_self_inspection", "Site log: control measures inspected"
     SITE_LOG_START_NOTICE_GIVEN = (
@@ -69,6 +73,7 @@ class AuditAction(models.TextChoices):
     VILLAGE_SYNC = "village_sync", "Village's ordinance loaded"
     FEE_SCHEDULE_SET = "fee_schedule_set", "Application fee set"
     VILLAGE_ADDRESS_SET = "village_address_set", "Village office's address set"
+    VILLAGE_OFFICE_SET = "village_office_set", "Village office's phone, email and hours set"
     OFFICE_CLOSURE_ADD = "office_closure_add", "Day the office is closed added"
     OFFICE_CLOSURE_REMOVE = "office_closure_remove", "Day the office is closed removed"
     FORFEITURE_SCHEDULE_SET = "forfeiture_schedule_set", "Forfeiture amounts set"

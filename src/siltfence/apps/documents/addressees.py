@@ -115,10 +115,22 @@ def addressee_lines(addressees: Sequence[Addressee], *, village_land: str = "") 
     return lines
 
 
-def office_lines(ordinance: Ordinance) -> list[str]:
-    """ "FROM:" the authority's office as the data gives it: name, mailing address, phone,
-    email and hours, and plainly what the village has not given."""
+def office_contact(ordinance: Ordinance, village: Any) -> dict[str, str]:
+    """The office's phone, email and hours as a notice prints them: what the village's
+    staff entered on its settings page (``village``: its record) where they entered it,
+    else what the village's data gives, else nothing."""
+    data = ordinance.office
+    return {
+        key: (getattr(village, key, "") or data[key] or "") for key in ("phone", "email", "hours")
+    }
+
+
+def office_lines(ordinance: Ordinance, village: Any) -> list[str]:
+    """ "FROM:" the authority's office: its name and mailing address from the village's data;
+    its phone, email and hours as ``office_contact`` gives them; and plainly what the village
+    has not given."""
     office = ordinance.office
+    contact = office_contact(ordinance, village)
     address = office["mailing_address"]
     lines = [
         "FROM:",
@@ -126,12 +138,12 @@ def office_lines(ordinance: Ordinance) -> list[str]:
         address["street"],
         f"{address['city']}, {address['state']} {address['zip']}",
     ]
-    if office["phone"]:
-        lines.append(f"Phone: {office['phone']}")
-    if office["email"]:
-        lines.append(f"Email: {office['email']}")
-    if office["hours"]:
-        lines.append(f"Office hours: {office['hours']}")
+    if contact["phone"]:
+        lines.append(f"Phone: {contact['phone']}")
+    if contact["email"]:
+        lines.append(f"Email: {contact['email']}")
+    if contact["hours"]:
+        lines.append(f"Office hours: {contact['hours']}")
     missing = [
         word
         for key, word in (
@@ -139,7 +151,7 @@ def office_lines(ordinance: Ordinance) -> list[str]:
             ("email", "an email address"),
             ("hours", "office hours"),
         )
-        if not office[key]
+        if not contact[key]
     ]
     if missing:
         listed = missing[0] if len(missing) == 1 else f"{', '.join(missing[:-1])} or {missing[-1]}"

@@ -97,7 +97,9 @@ def rain_apply(
             rains |= result.rains
             touched.update(result.touched)
             day -= datetime.timedelta(days=LOOKBACK_DAYS)
+    owed_before = _rain_inspections_owed(followed.touched)
     permit_duties_recompute(permit_ids=sorted(touched))
+    _withdrawn_inspections_record(owed_before, _rain_inspections_owed(followed.touched))
     owing = sum(
         1
         for state in PermitDuties.objects.filter(permit_id__in=touched)
@@ -111,6 +113,64 @@ def rain_apply(
         corrected=followed.changed,
         withdrawn=followed.withdrawn,
     )
+
+
+def _rain_inspections_owed(permit_ids: Iterable[int]) -> dict[int, list[dict[str, Any]]]:
+    """The inspections after rain each of these permits owes and has not made, as stored."""
+    return {
+        state.permit_id: [
+            d for d in state.duties if d["kind"] == "rain_inspection" and d["status"] != "met"
+        ]
+        for state in PermitDuties.objects.filter(permit_id__in=list(permit_ids))
+    }
+
+
+def _day_words(first: str, last: str) -> str:
+    one, two = datetime.date.fromisoformat(first), datetime.date.fromisoformat(last)
+    if one == two:
+        return f"{one:%B} {one.day}, {one.year}"
+    return f"{one:%B} {one.day} to {two:%B} {two.day}, {two.year}"
+
+
+def _withdrawn_inspections_record(
+    before: dict[int, list[dict[str, Any]]], after: dict[int, list[dict[str, Any]]]
+) -> None:
+    """An inspection after rain owed before a correction of the rain record and not after
+    it (no rain owed now falls on any of its days) is withdrawn: on the permit's audit
+    record, and the permittee is told (``notices.services.FLAGGED``), so a person who was
+    reminded of it does not go on looking for it."""
+    from siltfence.apps.audit.chain import event_record
+
+    for permit_id, owed in before.items():
+        days_now = {
+            day
+            for duty in after.get(permit_id, [])
+            for day in (duty["rain"]["from"], duty["rain"]["to"])
+        }
+        for duty in owed:
+            rain = duty["rain"]
+            if rain["from"] in days_now or rain["to"] in days_now:
+                continue
+            permit = Permit.objects.get(pk=permit_id)
+            due = datetime.date.fromisoformat(duty["due"][:10])
+            event_record(
+                actor=None,
+                entity="permit",
+                entity_id=permit_id,
+                action="rain_inspection_withdrawn",
+                village=permit.village_id,
+                reason="the rain record was corrected",
+                citation=duty["citation"],
+                before={"rain": rain, "due": duty["due"], "status": duty["status"]},
+                after={
+                    "inspection_withdrawn": {
+                        "days": _day_words(rain["from"], rain["to"]),
+                        "was": f"{round(rain['inches'], 2):g} inch ({rain['mm']:g} mm)",
+                        "due": f"{due:%B} {due.day}, {due.year}",
+                        "citation": duty["citation"],
+                    }
+                },
+            )
 
 
 def rain_recorded_received(

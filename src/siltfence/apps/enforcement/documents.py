@@ -113,7 +113,7 @@ def addressed(ordinance: Ordinance, case: Any) -> list[str]:
     lines = addressee_lines(
         case_addressees(case, ordinance), village_land=_village_land(ordinance, case)
     )
-    return [*lines, "", *office_lines(ordinance), ""]
+    return [*lines, "", *office_lines(ordinance, case.village), ""]
 
 
 def _remedy(rule: Any) -> str:
@@ -497,7 +497,7 @@ def certification_lines(*, ordinance: Ordinance, case: Any, action: Any) -> list
         "COPY TO:",
         *addressee_lines(case_addressees(case, ordinance))[1:],
         "",
-        *office_lines(ordinance),
+        *office_lines(ordinance, case.village),
         "",
         "TO SETTLE THIS DEBT:",
         f"The amount certified is {_money(details['total'])}.",
@@ -648,7 +648,7 @@ def proof_of_service_lines(*, document: Any) -> list[str]:
     lines += [service_line(r, ordinance.time_zone) for r in records] or [
         "No service is recorded yet."
     ]
-    lines += ["", *office_lines(ordinance), ""]
+    lines += ["", *office_lines(ordinance, case.village), ""]
     lines += [f"{ordinance.authority_title}, {ordinance.name}"]
     return lines
 

@@ -248,9 +248,17 @@ NOTICES: dict[str, Notice] = {
 # Notices told of by a flag in the event's record rather than by its action: the flag's
 # words (a dict) fill the notice's, and its ``citation`` is the section the email cites.
 FLAGGED: dict[str, Notice] = {
-    # A site-log entry, of any kind, dated after the permit's last day: an expired permit
-    # is no permit (§ 413-8E(1), § 135-7G), so the work is work without a permit
-    # (§ 413-8A, § 135-7A). The entry is kept; the staff are told.
+    # An inspection after rain withdrawn because the rain record was corrected below what
+    # calls for one (``duties.rain_applied``): the permittee was reminded of it.
+    "inspection_withdrawn": Notice(
+        "Inspection after rain no longer owed: permit {number}",
+        "The rain record for {days} was corrected. The rain of {was} that called for an "
+        "inspection on permit {number} ({address}), due {due}, is no longer in the record "
+        "at that amount, so that inspection is no longer owed.",
+        "Nothing to do for that rain. The permit's page shows what is owed now.",
+        ("applicant",),
+        "applications",
+    ),
     "without_permit": Notice(
         "Work recorded without a permit: {address}",
         "The site log of permit {number} ({address}) has an entry dated {day}, after the "

@@ -45,7 +45,6 @@ REASON_REQUIRED = "reason: say why the entry is corrected"
 REASON_TOO_LONG = "reason: at most 500 characters (this one has {length:,})"
 CONTROL_CHARACTERS = "{field}: remove the control characters"
 PAYER_TOO_LONG = "payer: at most 200 characters"
-ADDRESS_TOO_LONG = "address: at most 300 characters"
 DAY_TO_COME = "received_on: {day} has not come yet; money is recorded on the day it is received"
 PURPOSE = "purpose: choose the application fee or a re-inspection fee"
 NO_FEE_DUE = (

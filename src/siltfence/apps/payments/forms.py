@@ -144,14 +144,6 @@ class CostCorrectForm(_Reads):
     reason = _reason()
 
 
-class VillageAddressForm(forms.Form):
-    address = forms.CharField(
-        max_length=300,
-        required=False,
-        label="The village office's mailing address (printed on receipts)",
-    )
-
-
 class FeeScheduleForm(_Reads):
     """The fee schedule the village set, from a date: a base amount, and only where the
     schedule says so an amount by area and a re-inspection fee."""

@@ -11,5 +11,4 @@ urlpatterns = [
     path("staff/invoices/<int:pk>/payment", views.invoice_payment, name="invoice-payment"),
     path("staff/applications/<int:pk>/fee/correct", views.fee_correct, name="fee-correct"),
     path("enforcement/costs/<int:pk>/correct", views.cost_correct, name="cost-correct"),
-    path("staff/villages/<slug:village>/address", views.village_address, name="village-address"),
 ]

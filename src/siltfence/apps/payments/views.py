@@ -23,11 +23,9 @@ from siltfence.apps.payments.forms import (
     FeeForm,
     InvoicePaymentForm,
     PaymentCorrectForm,
-    VillageAddressForm,
 )
 from siltfence.apps.payments.receipts import receipt_pdf
 from siltfence.apps.payments.selectors import payments_visible_to
-from siltfence.apps.permits.models import Village
 from siltfence.apps.permits.selectors import applications_visible_to
 from siltfence.presentation.steps import form_step
 
@@ -145,17 +143,3 @@ def cost_correct(request: HttpRequest, pk: int) -> HttpResponse:
         "Cost corrected to ${done.amount}.",
     )
     return redirect("enforcement:case", pk=cost.case_id)
-
-
-@login_required
-@require_POST
-def village_address(request: HttpRequest, village: str) -> HttpResponse:
-    place = get_object_or_404(Village, pk=village)
-    _staff_only(request, place)
-    form_step(
-        request,
-        VillageAddressForm(request.POST),
-        lambda data: services.village_address_set(village=place, staff=request.user, **data),
-        "The village office's address is saved; receipts print it.",
-    )
-    return redirect("web:village-settings", village=village)

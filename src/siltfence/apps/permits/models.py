@@ -24,9 +24,12 @@ class Village(models.Model):
     # The ordinance data and code the stored decision clocks of its applications were
     # computed from (``inputs.ordinance_digest``); another value means they are out of date.
     clocks_inputs = models.CharField(max_length=64, blank=True, default="", db_default="")
-    # The village office's mailing address as its staff enter it (the ordinance data has
-    # none): printed on receipts under the village's name.
-    address = models.CharField(max_length=300, blank=True, default="", db_default="")
+    # The office's phone, email and hours as its staff enter them on the settings page:
+    # printed on the notices, letters and receipts in place of the village's data (which may
+    # give none, or be out of date); empty, the data's value is printed.
+    phone = models.CharField(max_length=40, blank=True, default="", db_default="")
+    email = models.CharField(max_length=254, blank=True, default="", db_default="")
+    hours = models.CharField(max_length=200, blank=True, default="", db_default="")
 
     def __str__(self) -> str:
         return self.name

@@ -361,6 +361,30 @@ class SuretyMoveForm(forms.Form):
     )
 
 
+class OfficeContactForm(forms.Form):
+    """The office's phone, email and hours as the notices print them; each one left empty
+    prints what the village's data gives."""
+
+    phone = forms.CharField(
+        max_length=40,
+        required=False,
+        label="Phone",
+        widget=forms.TextInput(attrs={"type": "tel", "autocomplete": "tel"}),
+    )
+    email = forms.CharField(
+        max_length=254,
+        required=False,
+        label="Email",
+        widget=forms.TextInput(attrs={"type": "email", "autocomplete": "email"}),
+    )
+    hours = forms.CharField(
+        max_length=200,
+        required=False,
+        label="Office hours",
+        help_text="For example: Monday to Friday, 8 am to 4:30 pm",
+    )
+
+
 class ClosureForm(forms.Form):
     day = StrictDateField(widget=forms.DateInput(attrs={"type": "date"}))
     reason = forms.CharField(max_length=200)

@@ -145,6 +145,11 @@ urlpatterns = [
         name="village-amendment",
     ),
     path(
+        "staff/villages/<slug:village>/office",
+        village_settings_views.village_office,
+        name="village-office",
+    ),
+    path(
         "staff/villages/<slug:village>/closures",
         village_settings_views.village_closure,
         name="village-closure",

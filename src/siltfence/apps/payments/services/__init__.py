@@ -26,7 +26,6 @@ from siltfence.apps.payments.services.reading import method_read, money_read, re
 from siltfence.apps.payments.services.received import (
     payment_correct,
     payment_receive,
-    village_address_set,
 )
 
 __all__ = [
@@ -38,6 +37,5 @@ __all__ = [
     "payment_correct",
     "payment_receive",
     "reason_read",
-    "village_address_set",
     "work_cost_correct",
 ]

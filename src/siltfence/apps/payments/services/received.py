@@ -6,12 +6,10 @@ import datetime
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 
 from siltfence.apps.payments import errors
 from siltfence.apps.payments.errors import ActionRefused
 from siltfence.apps.payments.models import FEE_PURPOSES, MAX_PAYER, Payment, PaymentPurpose
-from siltfence.apps.payments.services.entries import fee_citation
 from siltfence.apps.payments.services.fees import _fee_payment_correct, _fee_payment_receive
 from siltfence.apps.payments.services.invoices import (
     _invoice_payment_correct,
@@ -112,30 +110,3 @@ def payment_correct(
             method=method,
             check_number=check_number,
         )
-
-
-def village_address_set(*, village: Any, staff: Any, address: str) -> Any:
-    """The village office's mailing address, as printed on its receipts."""
-    from siltfence.apps.audit.chain import event_record
-    from siltfence.apps.permits.models import Village
-
-    ordinance = village_ordinance(village)
-    require_staff(staff, village, ordinance)
-    text = _text(address, "address", 300, errors.ADDRESS_TOO_LONG)
-    with transaction.atomic():
-        locked = Village.objects.select_for_update().get(pk=village.pk)
-        before = {"address": locked.address}
-        locked.address = text
-        locked.save(update_fields=["address"])
-        event_record(
-            actor=staff,
-            entity="village",
-            entity_id=0,
-            action="village_address_set",
-            village=locked.id,
-            citation=fee_citation(ordinance, timezone.localdate()),
-            before=before,
-            after={"address": text},
-        )
-    village.address = text
-    return locked

@@ -68,6 +68,7 @@ from siltfence.apps.permits.services.village import (
     fee_schedule_set,
     office_closure_add,
     office_closure_remove,
+    village_office_set,
     village_sync,
 )
 
@@ -109,5 +110,6 @@ __all__ = [
     "surety_receive",
     "surety_record",
     "surety_release",
+    "village_office_set",
     "village_sync",
 ]

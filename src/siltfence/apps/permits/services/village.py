@@ -1,5 +1,5 @@
-"""The village's own records: its row for each encoded ordinance, its office calendar and
-its fee schedule."""
+"""The village's own records: its row for each encoded ordinance, its office's contact, its
+office calendar and its fee schedule."""
 
 from __future__ import annotations
 
@@ -15,6 +15,16 @@ from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.permits.fee_terms import area_read, fee_terms_read
 from siltfence.apps.permits.models import FeeSchedule, OfficeClosure, Village
 from siltfence.apps.permits.services.common import require_staff, village_ordinance
+from siltfence.core.mailing import EMAIL, EMAIL_MAX, PHONE, PHONE_MAX
+
+# What the office's contact may hold: a phone number and an email address as the notices
+# print them, and office hours in a line ("Mon-Fri 8 am to 4:30 pm").
+HOURS_MAX = 200
+_OFFICE_FIELDS = {
+    "phone": ("the phone number", PHONE_MAX, PHONE, "written like 715-555-0100"),
+    "email": ("the email address", EMAIL_MAX, EMAIL, "written like clerk@example.gov"),
+    "hours": ("the office hours", HOURS_MAX, None, ""),
+}
 
 
 def fee_in_force(village: Village | str, on: datetime.date) -> FeeSchedule | None:
@@ -59,6 +69,48 @@ def village_sync(*, years: range | None = None) -> list[Village]:
                 after={"name": ordinance.name, "closures_seeded_for_years": seeded},
             )
     return villages
+
+
+def village_office_set(
+    *, village: Village, staff: Any, phone: str = "", email: str = "", hours: str = ""
+) -> Village:
+    """The office's phone, email and hours as the village's staff give them, printed on its
+    notices, letters and receipts in place of its data's (which may give none, or be out
+    of date). An empty one prints the data's again. All three are checked before any is
+    written, and the change is on the audit record."""
+    ordinance = village_ordinance(village)
+    require_staff(staff, village, ordinance)
+    given = {"phone": phone, "email": email, "hours": hours}
+    after = {}
+    for field, (name, limit, pattern, form) in _OFFICE_FIELDS.items():
+        text = str(given[field] or "").strip()
+        if len(text) > limit:
+            raise ActionRefused(f"{field}: {name} may be at most {limit} characters", field=field)
+        if any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
+            raise ActionRefused(
+                f"{field}: {name} may be one line, with no control characters", field=field
+            )
+        if text and pattern is not None and not pattern.match(text):
+            raise ActionRefused(f"{field}: {name} {text!r} is not {form}", field=field)
+        after[field] = text
+    with transaction.atomic():
+        locked = Village.objects.select_for_update().get(pk=village.pk)
+        before = {field: getattr(locked, field) for field in after}
+        for field, text in after.items():
+            setattr(locked, field, text)
+        locked.save(update_fields=list(after))
+        event_record(
+            actor=staff,
+            entity="village",
+            entity_id=0,
+            action="village_office_set",
+            village=locked.id,
+            before=before,
+            after=after,
+        )
+    for field, text in after.items():
+        setattr(village, field, text)
+    return locked
 
 
 def office_closure_add(
