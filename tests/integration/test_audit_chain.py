@@ -237,6 +237,13 @@ SERVICE_CALLS: dict[str, Call] = {
             amendment=w.amendment, staff=w.staff, approve=True, reasons="", on=_today()
         ),
     ),
+    "village_office_set": Call(
+        "village_office_set",
+        "staff",
+        lambda w: services.village_office_set(
+            village=Village.objects.get(pk=SPENCER), staff=w.staff, phone="715-555-0199"
+        ),
+    ),
     "office_closure_add": Call(
         "office_closure_add",
         "staff",

@@ -105,6 +105,8 @@ def village_office_set(
             entity_id=0,
             action="village_office_set",
             village=locked.id,
+            # The administering authority whose office the notices come from.
+            citation=ordinance.authority["citation"],
             before=before,
             after=after,
         )
