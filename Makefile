@@ -108,7 +108,7 @@ test-postgres: install
 
 test-browser: install
 	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
-	$(BIN)/python -m pytest tests/e2e -m browser
+	$(BIN)/python -m pytest tests/e2e -m browser -n $(TEST_JOBS)
 
 bench: install
 	$(BIN)/python bench/run.py

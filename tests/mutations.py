@@ -736,6 +736,21 @@ MUTATIONS = (
         "            if False:\n",
         ("tests/integration/test_rain_correction_reaches_the_permits.py",),
     ),
+    Mutation(
+        "the enforcement pages for officials open to anyone signed in",
+        "src/siltfence/apps/enforcement/views.py",
+        '        raise PermissionDenied("This page is for village staff.")\n',
+        "        return set()\n",
+        ("tests/integration/test_access_matrix_enforcement.py",),
+    ),
+    Mutation(
+        "a village's staff pages open to anyone signed in",
+        "src/siltfence/apps/web/staff_views.py",
+        "        raise PermissionDenied(\"Only the village's administering authority "
+        'may do this.")\n',
+        "        return None\n",
+        ("tests/integration/test_access_matrix.py",),
+    ),
 )
 
 

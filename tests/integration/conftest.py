@@ -41,6 +41,32 @@ def _sqlite_test_database_on_disk() -> None:
 
 _sqlite_test_database_on_disk()
 
+# What lets a test reach the database: pytest-django refuses it to any test without one of
+# these (or the django_db mark).
+_DATABASE_FIXTURES = frozenset(
+    {
+        "db",
+        "transactional_db",
+        "django_db_blocker",
+        "django_db_reset_sequences",
+        "django_db_serialized_rollback",
+        "live_server",
+    }
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """An integration test that cannot reach the database runs the same on any: it is
+    marked ``no_suite_database``, so ``make test-postgres`` leaves it to ``make test`` (as it
+    leaves the unit tests)."""
+    here = Path(__file__).parent
+    for item in items:
+        if here not in Path(str(item.fspath)).parents:
+            continue
+        names = set(getattr(item, "fixturenames", ()))
+        if item.get_closest_marker("django_db") is None and not names & _DATABASE_FIXTURES:
+            item.add_marker(pytest.mark.no_suite_database)
+
 
 @pytest.fixture(autouse=True)
 def _uploads_in_tmp(settings: Any, tmp_path: Any) -> None:

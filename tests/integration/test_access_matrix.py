@@ -39,6 +39,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import URLPattern, get_resolver, resolve, reverse
 from django.utils import timezone
+from shared_rows import _uploads_in_tmp, module_media, module_people, people  # noqa: F401
 
 from siltfence.apps.accounts.models import Membership
 from siltfence.apps.api.api import api

@@ -27,6 +27,7 @@ from django.test import Client
 from django.urls import URLPattern, reverse
 from django.utils import timezone
 from enforcement_helpers import permit_filed_on
+from shared_rows import _uploads_in_tmp, module_media, module_people, people  # noqa: F401
 from test_access_matrix import ROLES, Row, _parse
 
 from siltfence.apps.appeals import services as appeals
@@ -369,10 +370,22 @@ def snapshot() -> dict[str, Any]:
     }
 
 
+@pytest.fixture(scope="module")
+def module_world(module_people, django_db_blocker):
+    """One world for the module's matrix (its rows kept with the module's people); each
+    test's requests change it only inside the test's savepoint."""
+    with django_db_blocker.unblock():
+        return World(module_people)
+
+
+@pytest.fixture
+def world(module_world, people):
+    return module_world
+
+
 @pytest.mark.parametrize("row, role", CASES)
-def test_each_role_gets_the_expected_answer_from_each_enforcement_url(row, role, people):
+def test_each_role_gets_the_expected_answer_from_each_enforcement_url(row, role, world):
     cache.clear()  # the complaint form's hourly bound starts afresh
-    world = World(people)
     url = world.url(row)
     data = _data(row)
     if row.name == "appeals:new":

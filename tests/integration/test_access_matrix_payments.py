@@ -29,6 +29,7 @@ from django.test import Client
 from django.urls import URLPattern, reverse
 from django.utils import timezone
 from enforcement_helpers import permit_filed_on
+from shared_rows import _uploads_in_tmp, module_media, module_people, people  # noqa: F401
 from test_access_matrix import ROLES, Row, _parse
 
 from siltfence.apps.audit.models import AuditEvent

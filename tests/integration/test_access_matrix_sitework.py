@@ -21,6 +21,7 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, reverse
 from django.utils import timezone
+from shared_rows import _uploads_in_tmp, module_media, module_people, people  # noqa: F401
 from sitework import station_with_record
 from test_access_matrix import ROLES, Row, _parse
 
