@@ -431,8 +431,7 @@ def test_each_role_gets_the_expected_answer_from_each_enforcement_url(row, role,
 
 @pytest.mark.parametrize("name", ["enforcement:case", "enforcement:document", "appeals:detail"])
 @pytest.mark.parametrize("role", ["appl_b", "stf_ng"])
-def test_someone_else_s_enforcement_record_answers_like_one_that_does_not_exist(name, role, people):
-    world = World(people)
+def test_someone_else_s_enforcement_record_answers_like_one_that_does_not_exist(name, role, world):
     target = {
         "enforcement:case": world.case.pk,
         "enforcement:document": world.document.pk,

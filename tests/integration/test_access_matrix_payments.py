@@ -229,9 +229,21 @@ def signed_in(user: Any) -> Client:
     return client
 
 
+@pytest.fixture(scope="module")
+def module_world(module_people, django_db_blocker):
+    """One world for the module (its rows kept with the module's people); each test's
+    requests change it only inside the test's savepoint."""
+    with django_db_blocker.unblock():
+        return World(module_people)
+
+
+@pytest.fixture
+def world(module_world, people):
+    return module_world
+
+
 @pytest.mark.parametrize("row, role", CASES)
-def test_each_role_gets_the_expected_answer_from_each_payments_url(row, role, people):
-    world = World(people)
+def test_each_role_gets_the_expected_answer_from_each_payments_url(row, role, world):
     url = world.url(row)
     data = _data(row)
     client = signed_in(world.user(role))
@@ -268,8 +280,7 @@ def test_each_role_gets_the_expected_answer_from_each_payments_url(row, role, pe
         assert world.payment.receipt_number in response["Content-Disposition"]
 
 
-def test_a_fee_payment_staff_post_is_recorded_for_the_amount_posted(people):
-    world = World(people)
+def test_a_fee_payment_staff_post_is_recorded_for_the_amount_posted(world):
     row = next(r for r in ROWS if r.name == "payments:fee-payment" and r.method == "POST")
     client = signed_in(world.user("staff"))
     response = client.post(world.url(row), _data(row))
@@ -292,8 +303,7 @@ def test_a_fee_payment_staff_post_is_recorded_for_the_amount_posted(people):
     assert world.draft.fee_paid_on == timezone.localdate()
 
 
-def test_an_invoice_payment_staff_post_is_recorded_for_the_amount_posted(people):
-    world = World(people)
+def test_an_invoice_payment_staff_post_is_recorded_for_the_amount_posted(world):
     row = next(r for r in ROWS if r.name == "payments:invoice-payment" and r.method == "POST")
     client = signed_in(world.user("staff"))
     fee_paid = Application.objects.get(pk=world.draft.pk).fee_paid
@@ -330,8 +340,7 @@ RECORD_ROWS = [row for row in ROWS if row.target != "village"]
         for role in ("appl_b", "stf_ng")
     ],
 )
-def test_someone_else_s_payments_record_answers_like_one_that_does_not_exist(row, role, people):
-    world = World(people)
+def test_someone_else_s_payments_record_answers_like_one_that_does_not_exist(row, role, world):
     client = signed_in(world.user(role))
     before = snapshot()
     answers = []

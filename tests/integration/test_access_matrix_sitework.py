@@ -192,11 +192,21 @@ def snapshot() -> dict[str, Any]:
     }
 
 
+@pytest.fixture(scope="module")
+def module_world(module_people, django_db_blocker):
+    """One world for the module (its rows kept with the module's people); each test's
+    requests change it only inside the test's savepoint."""
+    with django_db_blocker.unblock():
+        return World(module_people, factories.Spencer(module_people))
+
+
+@pytest.fixture
+def world(module_world, people):
+    return module_world
+
+
 @pytest.mark.parametrize("row, role", CASES)
-def test_each_role_gets_the_expected_answer_from_each_route_after_the_permit(
-    row, role, people, spencer
-):
-    world = World(people, spencer)
+def test_each_role_gets_the_expected_answer_from_each_route_after_the_permit(row, role, world):
     url = reverse(row.name, args=world.args(row.target))
     client = Client()
     user = world.user(role)
