@@ -751,6 +751,13 @@ MUTATIONS = (
         "        return None\n",
         ("tests/integration/test_access_matrix.py",),
     ),
+    Mutation(
+        "an amendment's analysis names no rule behind the changes",
+        "src/siltfence/core/analysis/amendment.py",
+        "            if theirs is ours:\n",
+        "            if True:\n",
+        ("tests/unit/analysis",),
+    ),
 )
 
 
