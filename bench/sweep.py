@@ -249,10 +249,12 @@ def _fill(connection: Any, count: int) -> None:
         c.execute(
             """INSERT INTO permits_application (village_id, number, applicant_id, site_id, status,
                  description, facts, determination, ordinance_version, plan_kind, checklist,
-                 received_at, decided_at, decision_reasons, created_at, decision_clock)
+                 received_at, decided_at, decision_reasons, pending_conditions, created_at,
+                 decision_clock)
                SELECT 'spencer-wi', 'BENCH-' || s.id, %s, s.id, 'approved', '', '{}'::jsonb,
                  '{}'::jsonb, '2015-02-17', 'control_plan', '[]'::jsonb,
-                 '2026-06-01 09:00-05', '2026-06-03 10:00-05', '', now(), '{}'::jsonb
+                 '2026-06-01 09:00-05', '2026-06-03 10:00-05', '', '[]'::jsonb, now(),
+                 '{}'::jsonb
                FROM permits_site s""",
             [user.pk],
         )

@@ -143,23 +143,18 @@ def rain_sweep(*, day: datetime.date) -> SweepResult:
 
 def _land(rain_day: RainDay, village_id: str, zone: datetime.tzinfo) -> tuple[int, list[int]]:
     """One wet day onto every permit of the village at its station open that day (not
-    closed before it), set-based: one
-    query finds the permits that do not yet hold this station's rain of that day, one
-    writes their rain events. Both are linear in the permits, whatever their number. Call
-    inside the sweep's transaction, holding the lock on the rain day (so two sweeps of the
-    same day cannot both write)."""
+    closed before it), set-based: the permits that do not yet hold this station's rain of
+    that day are found and their rain events written, in one statement on PostgreSQL and in
+    two on SQLite, linear in the permits whatever their number. Call inside the sweep's
+    transaction, holding the lock on the rain day (so two sweeps of the same day cannot
+    both write)."""
     at = datetime.datetime.combine(rain_day.day, datetime.time(0), tzinfo=zone)
     inches = round((rain_day.tenths_mm or 0) / 254, 4)
     fields = json.dumps({"inches": inches, "station": rain_day.station_id})
     postgres = connection.vendor == "postgresql"
-    # The ids travel as one parameter: an array in PostgreSQL, a JSON list in SQLite.
-    ids = "unnest(%s::bigint[]) AS ids(x)" if postgres else "json_each(%s) AS ids"
-    column = "ids.x" if postgres else "ids.value"
-    cast = "%s::jsonb" if postgres else "%s"
     station = "e.fields ->> 'station'" if postgres else "json_extract(e.fields, '$.station')"
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"""SELECT p.id, p.application_id
+    # The permits of the village at the station, open that day, not yet holding this rain.
+    open_without_it = f"""SELECT p.id, p.application_id
                FROM permits_permit p
                JOIN permits_application a ON a.id = p.application_id
                JOIN duties_sitestation s ON s.site_id = a.site_id
@@ -168,24 +163,33 @@ def _land(rain_day: RainDay, village_id: str, zone: datetime.tzinfo) -> tuple[in
                  AND p.issued_on <= %s
                  AND p.application_id NOT IN (
                      SELECT e.application_id FROM permits_timelineevent e
-                     WHERE e.type = 'rain' AND e.at = %s AND {station} = %s)""",
-            [
-                rain_day.day,
-                village_id,
-                rain_day.station_id,
-                rain_day.day,
-                at,
-                rain_day.station_id,
-            ],
-        )
+                     WHERE e.type = 'rain' AND e.at = %s AND {station} = %s)"""
+    station_id = rain_day.station_id
+    found_with = [rain_day.day, village_id, station_id, rain_day.day, at, station_id]
+    with connection.cursor() as cursor:
+        if postgres:
+            # One statement: the permits found are written to in the database itself, and
+            # only their ids come back (at 100,000 permits, no round trip of the ids).
+            cursor.execute(
+                f"""WITH found AS ({open_without_it}),
+                     written AS (
+                       INSERT INTO permits_timelineevent
+                         (application_id, type, at, fields, recorded_at)
+                       SELECT application_id, 'rain', %s, %s::jsonb, %s FROM found)
+                   SELECT id FROM found""",
+                [*found_with, at, fields, timezone.now()],
+            )
+            permits = sorted(permit for (permit,) in cursor.fetchall())
+            return len(permits), permits
+        cursor.execute(open_without_it, found_with)
         found = cursor.fetchall()
         if not found:
             return 0, []
         applications = sorted(application for _, application in found)
         cursor.execute(
-            f"""INSERT INTO permits_timelineevent (application_id, type, at, fields, recorded_at)
-                SELECT {column}, 'rain', %s, {cast}, %s FROM {ids}""",
-            [at, fields, timezone.now(), applications if postgres else json.dumps(applications)],
+            """INSERT INTO permits_timelineevent (application_id, type, at, fields, recorded_at)
+                SELECT ids.value, 'rain', %s, %s, %s FROM json_each(%s) AS ids""",
+            [at, fields, timezone.now(), json.dumps(applications)],
         )
     return len(found), sorted(permit for permit, _ in found)
 
