@@ -14,6 +14,7 @@ import datetime
 import json
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.db import connection, transaction
@@ -165,7 +166,7 @@ def _land(rain_day: RainDay, village_id: str, zone: datetime.tzinfo) -> tuple[in
                      SELECT e.application_id FROM permits_timelineevent e
                      WHERE e.type = 'rain' AND e.at = %s AND {station} = %s)"""
     station_id = rain_day.station_id
-    found_with = [rain_day.day, village_id, station_id, rain_day.day, at, station_id]
+    found_with: list[Any] = [rain_day.day, village_id, station_id, rain_day.day, at, station_id]
     with connection.cursor() as cursor:
         if postgres:
             # One statement: the permits found are written to in the database itself, and

@@ -119,6 +119,11 @@ class Ordinance:
     _filled: dict[int, tuple[Mapping[str, Any], Ordinance | None]] = field(
         init=False, default_factory=dict, compare=False, repr=False
     )
+    # The gap notes of each of those rules by id (``gaps_on``), keyed by the rules' id and
+    # holding the rules themselves, so that the id is never reused while it is a key.
+    _gaps: dict[int, tuple[Mapping[str, Any], Mapping[str, Mapping[str, Any]]]] = field(
+        init=False, default_factory=dict, compare=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         names = _sentences.names_in(self.sentences)
@@ -172,6 +177,15 @@ class Ordinance:
         """The rules with each sentence's numbers from the parameters in force on ``on``:
         after an amendment the new number, before it the old one."""
         return self._dated(on)[0]
+
+    def gaps_on(self, on: datetime.date | None = None) -> Mapping[str, Mapping[str, Any]]:
+        """The gap notes of ``rules_on(on)`` (of ``rules`` when ``on`` is None) by their id:
+        the engine looks one up for every duty it explains."""
+        rules = self.rules if on is None else self.rules_on(on)
+        found = self._gaps.get(id(rules))
+        if found is None:
+            found = self._gaps[id(rules)] = (rules, {g["id"]: g for g in rules["gaps"]})
+        return found[1]
 
     def on(self, on: datetime.date) -> Ordinance:
         """This ordinance with ``rules`` as of ``on`` (``rules_on``), for an engine that

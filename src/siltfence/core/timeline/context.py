@@ -101,11 +101,9 @@ class Context:
     def gap(self, id: str, on: datetime.date | None = None) -> None:
         """Show the jurisdiction's gap ``id`` (from ``rules.yaml``), if it has one: its
         numbers as of ``on`` (the day the rule it explains was read), else as of as_of."""
-        rules = self.ordinance.rules if on is None else self.ordinance.rules_on(on)
-        for rule in rules["gaps"]:
-            if rule["id"] == id:
-                self.note(rule["id"], rule["says"], rule["citations"], rule.get("number"))
-                return
+        rule = self.ordinance.gaps_on(on).get(id)
+        if rule is not None:
+            self.note(rule["id"], rule["says"], rule["citations"], rule.get("number"))
 
     def readings(
         self, rule: Mapping[str, Any], on: datetime.date | None = None
@@ -113,11 +111,11 @@ class Context:
         """The gaps of the text an answer of ``rule`` rests on (its ``readings:``, gap ids
         of ``rules.yaml``), each with its number as of ``on``, shown among the notes too."""
         found = []
-        rules = self.ordinance.rules if on is None else self.ordinance.rules_on(on)
-        numbers = {g["id"]: g.get("number") for g in rules["gaps"]}
+        gaps = self.ordinance.gaps_on(on)
         for id in rule.get("readings", ()):
             self.gap(id, on)
-            found.append(Reading(id, numbers.get(id)))
+            gap = gaps.get(id)
+            found.append(Reading(id, None if gap is None else gap.get("number")))
         return tuple(found)
 
 
