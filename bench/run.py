@@ -20,6 +20,9 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import summary  # noqa: E402
+
 BUDGET_CLI_SECONDS = 0.3
 BUDGET_CLI_RATIO = 6.0  # DESIGN.md: within 6x a bare interpreter's start
 
@@ -231,7 +234,7 @@ def amendment_analysis(count: int, repeats: int) -> dict[str, object]:
     """1,000,000 projects through two versions of Spencer Ch. 413 (the area trigger at
     4,000 sq ft and at one acre), against a hand-written numpy kernel of the same
     thresholds giving the same report (moves between outcomes, the trigger behind them),
-    in the same run. DESIGN.md: under 10 s on one core; the issue's budget: at most 2x
+    in the same run. DESIGN.md: under 10 s on one core; the raised budget: at most 1.2x
     the kernel."""
     import numpy as np
 
@@ -312,7 +315,7 @@ def amendment_analysis(count: int, repeats: int) -> dict[str, object]:
         "median_s": round(ours_s, 3),
         "kernel_median_s": round(kernel_s, 3),
         "ratio_to_kernel": round(ours_s / kernel_s, 2),
-        "budget_ratio": 2.0,
+        "budget_ratio": 1.2,
         "budget_s_for_1m_on_one_core": 10.0,
     }
 
@@ -362,11 +365,13 @@ def main() -> None:
         "daily_sweep_postgres": sweep_postgres(count=100_000, sample=5_000),
         "web_postgres": web_postgres(),
     }
+    results["summary"] = summary.rows(results)
     out = HERE / "results"
     out.mkdir(exist_ok=True)
     (out / "latest.json").write_text(json.dumps(results, indent=2) + "\n")
     json.dump(results, sys.stdout, indent=2)
     sys.stdout.write("\n")
+    sys.stderr.write(summary.text(results["summary"]) + "\n")
 
 
 if __name__ == "__main__":

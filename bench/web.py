@@ -25,7 +25,8 @@
    ``POST /api/v1/determinations``) is loaded by ``httpload`` with 20 clients
    for a fixed time after a warm-up, three times, the targets taking turns; medians are
    reported, with each page's throughput as a share of the trivial page's in the same
-   round, and the budget: at least half the trivial page's throughput, p95 at most 150 ms.
+   round, and the budget: at least half the signed-in trivial page's throughput (the
+   public register and the API: half the anonymous one's), p95 under 150 ms.
 5. Each page is also fetched once in this process, to count its SQL queries and show
    where its time goes (the top of a profile).
 6. The daily sweep and the recompute of the stored duties of every permit in force, at
@@ -394,7 +395,7 @@ def sweep_at_scale() -> dict[str, Any]:
                 "permits_touched": len(swept.touched),
                 "seconds": round(sweep_s, 2),
                 "queries": queries.count,
-                "budget_s_for_100k_active": 3,
+                "budget_s_for_100k_active": 1,
             },
             "recompute_touched_s": round(touched_s, 1),
             "full_recompute": {
@@ -526,11 +527,21 @@ def measure(
             "runs": runs,
         }
         if name not in REFERENCES:
-            throughput_ok = entry["share_of_trivial"] >= BUDGET_SHARE_OF_TRIVIAL
-            latency_ok = median["p95_ms"] <= BUDGET_P95_MS
+            # A staff page is held against the trivial page signed in (issue's budget: what
+            # signing in costs is budgeted apart), where that was measured.
+            against = rounds.get("trivial_signed_in", trivial)
+            entry["share_of_signed_in_trivial"] = round(
+                statistics.median(
+                    r["requests_per_s"] / t["requests_per_s"] if t["requests_per_s"] else 0.0
+                    for r, t in zip(runs, against, strict=True)
+                ),
+                3,
+            )
+            throughput_ok = entry["share_of_signed_in_trivial"] >= BUDGET_SHARE_OF_TRIVIAL
+            latency_ok = median["p95_ms"] < BUDGET_P95_MS
             entry["budget"] = {
-                "share_of_trivial_at_least": BUDGET_SHARE_OF_TRIVIAL,
-                "p95_ms_at_most": BUDGET_P95_MS,
+                "share_of_signed_in_trivial_at_least": BUDGET_SHARE_OF_TRIVIAL,
+                "p95_ms_under": BUDGET_P95_MS,
                 "throughput": "pass" if throughput_ok else "fail",
                 "p95": "pass" if latency_ok else "fail",
                 "pass": throughput_ok and latency_ok and entry["errors"] == 0,
