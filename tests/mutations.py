@@ -758,6 +758,13 @@ MUTATIONS = (
         "            if True:\n",
         ("tests/unit/analysis",),
     ),
+    Mutation(
+        "the YAML reader's code is left out of the chapter cache's key",
+        "src/siltfence/core/ordinance/cache.py",
+        '    "siltfence.core.ordinance.yamlfile",\n)',
+        ")",
+        ("tests/unit/test_loader_cache.py",),
+    ),
 )
 
 

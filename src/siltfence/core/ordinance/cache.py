@@ -8,19 +8,40 @@ checking unchanged files, and any change is a fresh read.
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import os
 from pathlib import Path
 from typing import Any
 
-from siltfence.core.board import rule as _board
-from siltfence.core.ordinance import checks as _checks
-from siltfence.core.ordinance import schema as _schema
-from siltfence.core.ordinance import sentences as _sentences
-from siltfence.core.ordinance import specs as _specs
-from siltfence.core.ordinance import state_law as _state_law
 from siltfence.core.ordinance import states as _states
-from siltfence.core.ordinance import yamlfile as _yamlfile
 from siltfence.core.ordinance.specs import FILES
+
+# The modules whose code reads or checks a chapter: a change to any is a fresh read. Found
+# by name, not imported: a process that finds its chapter in the cache (a determination
+# on the command line) never needs the YAML reader or the checks.
+_CODE = (
+    "siltfence.core.ordinance.loader",
+    "siltfence.core.ordinance.specs",
+    "siltfence.core.ordinance.checks",
+    "siltfence.core.ordinance.cache",
+    "siltfence.core.ordinance.schema",
+    "siltfence.core.ordinance.sentences",
+    "siltfence.core.board.rule",
+    "siltfence.core.ordinance.states",
+    "siltfence.core.ordinance.state_law",
+    "siltfence.core.ordinance.yamlfile",
+)
+
+
+@functools.cache
+def _code_files() -> tuple[Path, ...]:
+    found = []
+    for name in _CODE:
+        spec = importlib.util.find_spec(name)
+        assert spec is not None and spec.origin is not None, name
+        found.append(Path(spec.origin))
+    return tuple(found)
 
 
 def _cache_dir() -> Path:
@@ -38,19 +59,7 @@ def _cache_key(folder: Path) -> str:
     from siltfence.core.ordinance import loader as _loader
 
     parts = [str(folder.resolve())]
-    code = (
-        Path(_loader.__file__),
-        Path(_specs.__file__),
-        Path(_checks.__file__),
-        Path(__file__),
-        Path(_schema.__file__),
-        Path(_sentences.__file__),
-        Path(_board.__file__),
-        Path(_states.__file__),
-        Path(_state_law.__file__),
-        Path(_yamlfile.__file__),
-    )
-    for path in [*(folder / name for name in FILES), *code]:
+    for path in [*(folder / name for name in FILES), *_code_files()]:
         try:
             stat = path.stat()
         except OSError:
