@@ -725,15 +725,16 @@ MUTATIONS = (
     Mutation(
         "an inspection withdrawn by a corrected rain record is not told",
         "src/siltfence/apps/duties/rain_applied.py",
-        '            if rain["from"] in days_now or rain["to"] in days_now:\n',
-        "            if True:\n",
+        '        if not any(_overlap(duty["rain"], now["rain"]) for now in '
+        "after.get(permit_id, []))\n",
+        "        if False\n",
         ("tests/integration/test_rain_correction_reaches_the_permits.py",),
     ),
     Mutation(
         "an inspection still owed after a correction is told as withdrawn",
         "src/siltfence/apps/duties/rain_applied.py",
-        '            if rain["from"] in days_now or rain["to"] in days_now:\n',
-        "            if False:\n",
+        '    return bool(one["from"] <= other["to"] and other["from"] <= one["to"])\n',
+        "    return False\n",
         ("tests/integration/test_rain_correction_reaches_the_permits.py",),
     ),
     Mutation(
@@ -764,6 +765,13 @@ MUTATIONS = (
         '    "siltfence.core.ordinance.yamlfile",\n)',
         ")",
         ("tests/unit/test_loader_cache.py",),
+    ),
+    Mutation(
+        "an inspection's withdrawal is recorded outside a transaction",
+        "src/siltfence/apps/duties/rain_applied.py",
+        "    with transaction.atomic():\n        for permit_id, duty in withdrawn:\n",
+        "    if True:\n        for permit_id, duty in withdrawn:\n",
+        ("tests/integration/test_rain_correction_reaches_the_permits.py",),
     ),
 )
 

@@ -152,3 +152,12 @@ def test_the_permittee_s_own_word_on_a_rain_is_left_alone(permit):
     assert station_rain(permit) == []
     own.refresh_from_db()
     assert own.fields == {"inches": 0, "runoff": False, "id": "log-1"}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_correction_outside_any_transaction_records_the_withdrawal(people, permit):
+    """As an import run from the command line does: no transaction around it."""
+    record({JULY_8: 203})
+    record({JULY_8: 76})
+    assert AuditEvent.objects.filter(action="rain_inspection_withdrawn").count() == 1
+    assert len(withdrawn_told(people)) == 1

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import transaction
 from django.utils import timezone
 
 from siltfence.apps.duties.models import PermitDuties
@@ -136,29 +137,30 @@ def _withdrawn_inspections_record(
     before: dict[int, list[dict[str, Any]]], after: dict[int, list[dict[str, Any]]]
 ) -> None:
     """An inspection after rain owed before a correction of the rain record and not after
-    it (no rain owed now falls on any of its days) is withdrawn: on the permit's audit
+    it (no rain owed now shares a day with its rain) is withdrawn: on the permit's audit
     record, and the permittee is told (``notices.services.FLAGGED``), so a person who was
     reminded of it does not go on looking for it."""
     from siltfence.apps.audit.chain import event_record
 
-    for permit_id, owed in before.items():
-        days_now = {
-            day
-            for duty in after.get(permit_id, [])
-            for day in (duty["rain"]["from"], duty["rain"]["to"])
-        }
-        for duty in owed:
+    withdrawn = [
+        (permit_id, duty)
+        for permit_id, owed in before.items()
+        for duty in owed
+        if not any(_overlap(duty["rain"], now["rain"]) for now in after.get(permit_id, []))
+    ]
+    villages = dict(
+        Permit.objects.filter(pk__in={p for p, _ in withdrawn}).values_list("pk", "village_id")
+    )
+    with transaction.atomic():
+        for permit_id, duty in withdrawn:
             rain = duty["rain"]
-            if rain["from"] in days_now or rain["to"] in days_now:
-                continue
-            permit = Permit.objects.get(pk=permit_id)
             due = datetime.date.fromisoformat(duty["due"][:10])
             event_record(
                 actor=None,
                 entity="permit",
                 entity_id=permit_id,
                 action="rain_inspection_withdrawn",
-                village=permit.village_id,
+                village=villages[permit_id],
                 reason="the rain record was corrected",
                 citation=duty["citation"],
                 before={"rain": rain, "due": duty["due"], "status": duty["status"]},
@@ -171,6 +173,11 @@ def _withdrawn_inspections_record(
                     }
                 },
             )
+
+
+def _overlap(one: dict[str, Any], other: dict[str, Any]) -> bool:
+    """Two rains (their first and last days, ISO dates) share a day."""
+    return bool(one["from"] <= other["to"] and other["from"] <= one["to"])
 
 
 def rain_recorded_received(
