@@ -7,8 +7,6 @@ three."""
 from __future__ import annotations
 
 import html
-import re
-from typing import Any
 
 import pytest
 from django.test import Client
@@ -122,6 +120,9 @@ def test_a_stop_work_order_posted_after_the_entry_carries_it_one_before_does_not
         ({"hours": "x" * 201}, "hours"),
         ({"hours": "Mon-Fri\n8-4"}, "hours"),
         ({"hours": "Mon\x07"}, "hours"),
+        ({"hours": "x" * 1_000_000}, "hours"),  # a megabyte, refused before anything is read
+        ({"phone": "{{ 7*7 }}"}, "phone"),  # text, never evaluated
+        ({"email": "${jndi:ldap://example.org/a}"}, "email"),  # no address at all
     ],
 )
 def test_a_contact_that_is_not_one_is_refused_naming_the_field(
@@ -186,32 +187,53 @@ def test_the_settings_page_shows_what_is_printed_and_says_a_refusal_by_its_label
     assert "608-555-0140" in saved and HOURS in saved
 
 
-def _kept(typed: str, limit: int, pattern: Any) -> str | None:
-    """What is kept of ``typed`` (the rules the page states, worked out here): trimmed, at
-    most ``limit`` characters, one line with no control character, and of the field's form."""
+def _hours_kept(typed: str) -> str | None:
+    """What is kept of the hours typed (the rules the page states): trimmed, at most 200
+    characters, one line with no control character; None where it is refused."""
     value = typed.strip()
-    if len(value) > limit or any(ord(c) < 32 or ord(c) == 127 for c in value):
-        return None
-    if value and pattern is not None and not re.fullmatch(pattern, value):
+    if len(value) > 200 or any(ord(c) < 32 or ord(c) == 127 for c in value):
         return None
     return value
 
 
-PHONE_FORM = r"(\+?1[ .-]?)?\(?\d{3}\)?[ .-]?\d{3}[ .-]?\d{4}( ?(ext\.?|x) ?\d{1,6})?"
+# A North American number as people write one: area code, exchange, line, in the common
+# styles, with an extension or not. Built from its parts, not from the service's pattern.
+WRITTEN_NUMBERS = st.builds(
+    lambda area, exchange, line, style, extension: (
+        style.format(a=area, e=exchange, n=line) + extension
+    ),
+    st.from_regex(r"[2-9]\d\d", fullmatch=True),
+    st.from_regex(r"[2-9]\d\d", fullmatch=True),
+    st.from_regex(r"\d{4}", fullmatch=True),
+    st.sampled_from(
+        [
+            "{a}-{e}-{n}",
+            "({a}) {e}-{n}",
+            "{a}.{e}.{n}",
+            "{a} {e} {n}",
+            "1-{a}-{e}-{n}",
+            "+1 {a} {e} {n}",
+        ]
+    ),
+    st.sampled_from(["", " x12", " ext. 104", "x123456"]),
+)
 
 
-@settings(
+def _looks_like_a_phone_number(value: str) -> bool:
+    """Only digits and the marks people write a number with, and 10 digits (11 with the
+    country's 1), plus at most 6 of an extension."""
+    digits = sum(c.isdigit() for c in value)
+    return set(value) <= set("0123456789()+-. extx") and 10 <= digits <= 17
+
+
+FUZZ = settings(
     max_examples=40,
     deadline=2000,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-@given(
-    phone=st.text(max_size=50) | st.from_regex(PHONE_FORM, fullmatch=True),
-    hours=st.text(max_size=220),
-)
-def test_any_contact_posted_is_kept_as_typed_or_refused(
-    people: People, phone: str, hours: str
-) -> None:
+
+
+def _post(people: People, phone: str, hours: str) -> Village:
     client = Client()
     client.force_login(people.staff[SPENCER])
     answer = client.post(
@@ -221,11 +243,30 @@ def test_any_contact_posted_is_kept_as_typed_or_refused(
     )
     assert answer.status_code == 200
     stored = Village.objects.get(pk=SPENCER)
-    number, kept_hours = _kept(phone, 40, PHONE_FORM), _kept(hours, 200, None)
-    if number is not None and kept_hours is not None:
-        assert (stored.phone, stored.hours) == (number, kept_hours)
-        printed = _office(SPENCER)
-        assert f"Phone: {number or '715-659-5423'}" in printed
-    else:
-        assert (stored.phone, stored.hours) == ("", "")
     Village.objects.filter(pk=SPENCER).update(phone="", email="", hours="")
+    return stored
+
+
+@FUZZ
+@given(phone=WRITTEN_NUMBERS, hours=st.sampled_from(["", HOURS, "h" * 200]))
+def test_a_number_written_in_a_common_style_is_always_taken_as_typed(
+    people: People, phone: str, hours: str
+) -> None:
+    stored = _post(people, f" {phone} ", hours)
+    assert (stored.phone, stored.hours) == (phone, hours)
+
+
+@FUZZ
+@given(phone=st.text(max_size=50), hours=st.text(max_size=220))
+def test_any_contact_posted_is_kept_as_typed_or_refused_whole(
+    people: People, phone: str, hours: str
+) -> None:
+    stored = _post(people, phone, hours)
+    written, kept_hours = phone.strip(), _hours_kept(hours)
+    if kept_hours is None or (written and not _looks_like_a_phone_number(written)):
+        # Refused whole: not even the field that was right is written.
+        assert (stored.phone, stored.hours) == ("", "")
+    elif not written:
+        assert (stored.phone, stored.hours) == ("", kept_hours)
+    else:  # digits and marks that may or may not make a number: taken as typed, or refused
+        assert (stored.phone, stored.hours) in {(written, kept_hours), ("", "")}

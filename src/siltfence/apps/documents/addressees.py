@@ -125,19 +125,24 @@ def office_contact(ordinance: Ordinance, village: Any) -> dict[str, str]:
     }
 
 
+def office_address_lines(ordinance: Ordinance) -> list[str]:
+    """The office's name, street, and city, state and ZIP, as the village's data gives them."""
+    office = ordinance.office
+    address = office["mailing_address"]
+    return [
+        office["name"],
+        address["street"],
+        f"{address['city']}, {address['state']} {address['zip']}",
+    ]
+
+
 def office_lines(ordinance: Ordinance, village: Any) -> list[str]:
     """ "FROM:" the authority's office: its name and mailing address from the village's data;
     its phone, email and hours as ``office_contact`` gives them; and plainly what the village
     has not given."""
-    office = ordinance.office
     contact = office_contact(ordinance, village)
-    address = office["mailing_address"]
-    lines = [
-        "FROM:",
-        f"{ordinance.authority_title}, {office['name']}",
-        address["street"],
-        f"{address['city']}, {address['state']} {address['zip']}",
-    ]
+    name, *address = office_address_lines(ordinance)
+    lines = ["FROM:", f"{ordinance.authority_title}, {name}", *address]
     if contact["phone"]:
         lines.append(f"Phone: {contact['phone']}")
     if contact["email"]:

@@ -33,6 +33,7 @@ from siltfence.apps.permits.models import (
     PermitStatus,
     Site,
 )
+from siltfence.core.ordinance.sentences import MONTHS, day_words
 
 
 @dataclass
@@ -100,12 +101,9 @@ def rain_apply(
             day -= datetime.timedelta(days=LOOKBACK_DAYS)
     owed_before = _rain_inspections_owed(followed.touched)
     permit_duties_recompute(permit_ids=sorted(touched))
-    _withdrawn_inspections_record(owed_before, _rain_inspections_owed(followed.touched))
-    owing = sum(
-        1
-        for state in PermitDuties.objects.filter(permit_id__in=touched)
-        if any(d["kind"] == "rain_inspection" and d["status"] != "met" for d in state.duties)
-    )
+    owed_now = _rain_inspections_owed(touched)
+    _withdrawn_inspections_record(owed_before, owed_now)
+    owing = sum(1 for owed in owed_now.values() if owed)
     return RainApplied(
         chosen,
         len(rains),
@@ -126,11 +124,12 @@ def _rain_inspections_owed(permit_ids: Iterable[int]) -> dict[int, list[dict[str
     }
 
 
-def _day_words(first: str, last: str) -> str:
+def _days_words(first: str, last: str) -> str:
+    """A rain's days: ``July 8, 2026``, or ``July 8 to July 9, 2026``."""
     one, two = datetime.date.fromisoformat(first), datetime.date.fromisoformat(last)
     if one == two:
-        return f"{one:%B} {one.day}, {one.year}"
-    return f"{one:%B} {one.day} to {two:%B} {two.day}, {two.year}"
+        return day_words(one)
+    return f"{MONTHS[one.month - 1]} {one.day} to {day_words(two)}"
 
 
 def _withdrawn_inspections_record(
@@ -154,7 +153,6 @@ def _withdrawn_inspections_record(
     with transaction.atomic():
         for permit_id, duty in withdrawn:
             rain = duty["rain"]
-            due = datetime.date.fromisoformat(duty["due"][:10])
             event_record(
                 actor=None,
                 entity="permit",
@@ -166,9 +164,9 @@ def _withdrawn_inspections_record(
                 before={"rain": rain, "due": duty["due"], "status": duty["status"]},
                 after={
                     "inspection_withdrawn": {
-                        "days": _day_words(rain["from"], rain["to"]),
+                        "days": _days_words(rain["from"], rain["to"]),
                         "was": f"{round(rain['inches'], 2):g} inch ({rain['mm']:g} mm)",
-                        "due": f"{due:%B} {due.day}, {due.year}",
+                        "due": day_words(datetime.date.fromisoformat(duty["due"][:10])),
                         "citation": duty["citation"],
                     }
                 },

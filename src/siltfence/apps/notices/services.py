@@ -259,6 +259,9 @@ FLAGGED: dict[str, Notice] = {
         ("applicant",),
         "applications",
     ),
+    # A site-log entry, of any kind, dated after the permit's last day: an expired permit
+    # is no permit (§ 413-8E(1), § 135-7G), so the work is work without a permit
+    # (§ 413-8A, § 135-7A). The entry is kept; the staff are told.
     "without_permit": Notice(
         "Work recorded without a permit: {address}",
         "The site log of permit {number} ({address}) has an entry dated {day}, after the "

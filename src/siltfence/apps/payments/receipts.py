@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 
-from siltfence.apps.documents.addressees import office_contact
+from siltfence.apps.documents.addressees import office_address_lines, office_contact
 from siltfence.apps.documents.pdf import lines_to_pdf
 from siltfence.apps.payments.models import Payment, PaymentPurpose
 from siltfence.apps.payments.selectors import fee_paid_total, invoice_paid_total
@@ -81,15 +81,8 @@ def _what_for(payment: Payment, ordinance: Any) -> list[str]:
 
 def receipt_lines(payment: Payment) -> list[str]:
     ordinance = load(payment.village_id)
-    office = ordinance.office
-    address = office["mailing_address"]
     contact = office_contact(ordinance, payment.village)
-    head = [
-        ordinance.name.upper(),
-        office["name"],
-        address["street"],
-        f"{address['city']}, {address['state']} {address['zip']}",
-    ]
+    head = [ordinance.name.upper(), *office_address_lines(ordinance)]
     if contact["phone"]:
         head.append(f"Phone: {contact['phone']}")
     lines = [

@@ -20,7 +20,6 @@ from siltfence.apps.rain.gauges import (
     LATITUDES,
     LONGITUDES,
     MOST_INCHES,
-    day_words,
     gauge_for,
     inches_words,
     place_words,
@@ -32,6 +31,7 @@ from siltfence.apps.rain.models import RainDay
 from siltfence.apps.rain.selectors import permits_served
 from siltfence.core.errors import SiltfenceError
 from siltfence.core.ordinance.loader import load
+from siltfence.core.ordinance.sentences import day_words
 from siltfence.presentation.wording import plain
 
 # The days a gauge's page lists, newest first.

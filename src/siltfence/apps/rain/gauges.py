@@ -30,6 +30,7 @@ from siltfence.apps.permits.errors import ActionRefused
 from siltfence.apps.rain.days import rain_days_record
 from siltfence.apps.rain.models import RainDay, Station
 from siltfence.apps.rain.signals import rain_recorded_send
+from siltfence.core.ordinance.sentences import day_words
 from siltfence.core.rain.readings import tenths_of
 
 # Wisconsin's extent in decimal degrees (WGS 84), rounded outward to the hundredth: from
@@ -216,10 +217,6 @@ def place_words(latitude: Any, longitude: Any) -> str:
     north = "N" if latitude >= 0 else "S"
     west = "W" if longitude < 0 else "E"
     return f"{abs(latitude):.4f}° {north}, {abs(longitude):.4f}° {west}"
-
-
-def day_words(day: datetime.date) -> str:
-    return f"{day:%B} {day.day}, {day.year}"
 
 
 def rain_gauge_reading_record(

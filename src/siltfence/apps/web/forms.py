@@ -12,6 +12,8 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
 from siltfence.apps.permits.models import DocumentKind, SuretyKind
+from siltfence.apps.permits.services.village import HOURS_MAX
+from siltfence.core.mailing import EMAIL_MAX, PHONE_MAX
 from siltfence.presentation.forms import StrictDateField
 
 # Every date on these forms is read as YYYY-MM-DD exactly (what a date input sends), by the
@@ -366,19 +368,19 @@ class OfficeContactForm(forms.Form):
     prints what the village's data gives."""
 
     phone = forms.CharField(
-        max_length=40,
+        max_length=PHONE_MAX,
         required=False,
         label="Phone",
         widget=forms.TextInput(attrs={"type": "tel", "autocomplete": "tel"}),
     )
     email = forms.CharField(
-        max_length=254,
+        max_length=EMAIL_MAX,
         required=False,
         label="Email",
         widget=forms.TextInput(attrs={"type": "email", "autocomplete": "email"}),
     )
     hours = forms.CharField(
-        max_length=200,
+        max_length=HOURS_MAX,
         required=False,
         label="Office hours",
         help_text="For example: Monday to Friday, 8 am to 4:30 pm",

@@ -3,6 +3,9 @@ office is closed, which the review clock skips) and its fee schedule, kept by it
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -45,53 +48,62 @@ def village_settings(request: HttpRequest, village: str) -> HttpResponse:
     )
 
 
+def _settings_step(
+    request: HttpRequest,
+    village: str,
+    form: Any,
+    write: Callable[[Village, dict[str, Any]], Any],
+    success: str,
+) -> HttpResponse:
+    """One of the settings page's forms, posted by the village's own staff: the form's
+    first error or the step taken, then back to the page."""
+    place = get_object_or_404(Village, pk=village)
+    staff_only(request, place)
+    form_step(request, form, lambda data: write(place, data), success)
+    return redirect("web:village-settings", village=village)
+
+
 @login_required
 @require_POST
 def village_office(request: HttpRequest, village: str) -> HttpResponse:
-    place = get_object_or_404(Village, pk=village)
-    staff_only(request, place)
-    form_step(
+    return _settings_step(
         request,
+        village,
         OfficeContactForm(request.POST),
-        lambda data: services.village_office_set(village=place, staff=request.user, **data),
+        lambda place, data: services.village_office_set(village=place, staff=request.user, **data),
         "The office's contact is saved; notices, letters and receipts print it from now on.",
     )
-    return redirect("web:village-settings", village=village)
 
 
 @login_required
 @require_POST
 def village_closure(request: HttpRequest, village: str) -> HttpResponse:
-    place = get_object_or_404(Village, pk=village)
-    staff_only(request, place)
     if request.POST.get("remove"):
-        form_step(
+        return _settings_step(
             request,
+            village,
             ClosureForm(request.POST),
-            lambda data: services.office_closure_remove(
+            lambda place, data: services.office_closure_remove(
                 village=place, staff=request.user, day=data["day"]
             ),
             "Closure removed.",
         )
-    else:
-        form_step(
-            request,
-            ClosureForm(request.POST),
-            lambda data: services.office_closure_add(village=place, staff=request.user, **data),
-            "Closure added.",
-        )
-    return redirect("web:village-settings", village=village)
+    return _settings_step(
+        request,
+        village,
+        ClosureForm(request.POST),
+        lambda place, data: services.office_closure_add(village=place, staff=request.user, **data),
+        "Closure added.",
+    )
 
 
 @login_required
 @require_POST
 def village_fee(request: HttpRequest, village: str) -> HttpResponse:
-    place = get_object_or_404(Village, pk=village)
-    staff_only(request, place)
-    form_step(
+    return _settings_step(
         request,
+        village,
         FeeScheduleForm(request.POST),
-        lambda data: services.fee_schedule_set(village=place, staff=request.user, **data),
+        lambda place, data: services.fee_schedule_set(village=place, staff=request.user, **data),
         "Fee schedule updated.",
     )
-    return redirect("web:village-settings", village=village)

@@ -15,9 +15,9 @@ from siltfence.apps.yearreport.report import (
     Figure,
     YearReport,
     count,
-    day_words,
     times,
 )
+from siltfence.core.ordinance.sentences import day_words
 
 
 def _ms4(

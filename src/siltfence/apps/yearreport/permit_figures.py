@@ -35,10 +35,9 @@ from siltfence.apps.yearreport.report import (
     _Period,
     acres,
     count,
-    day_words,
     times,
 )
-from siltfence.core.ordinance.sentences import MONTHS
+from siltfence.core.ordinance.sentences import MONTHS, day_words
 from siltfence.core.quantities import convert_between
 
 ONE_ACRE_SQ_FT = convert_between(1.0, "acre", "ft**2") or 43_560.0

@@ -18,7 +18,6 @@ from zoneinfo import ZoneInfo
 from django.db.models import Q
 
 from siltfence.core import fees
-from siltfence.core.ordinance.sentences import MONTHS
 
 FIRST_YEAR = 1990
 LAST_YEAR = 2100
@@ -91,11 +90,6 @@ MONTH_COLUMNS = (
 
 
 # -- words --------------------------------------------------------------------------------
-
-
-def day_words(day: datetime.date) -> str:
-    """``December 31, 2026``."""
-    return f"{MONTHS[day.month - 1]} {day.day}, {day.year}"
 
 
 def count(n: int | None) -> str:

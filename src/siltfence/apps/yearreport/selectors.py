@@ -45,7 +45,6 @@ from siltfence.apps.yearreport.report import (
     _Period,
     acres,
     count,
-    day_words,
     money,
     times,
 )
@@ -61,7 +60,6 @@ __all__ = [
     "YearReport",
     "acres",
     "count",
-    "day_words",
     "duties_missed",
     "money",
     "times",

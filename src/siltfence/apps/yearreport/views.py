@@ -25,9 +25,9 @@ from siltfence.apps.yearreport.selectors import (
     LAST_YEAR,
     NOT_RECORDED,
     YearReport,
-    day_words,
     year_report,
 )
+from siltfence.core.ordinance.sentences import day_words
 from siltfence.presentation.tables import BOM, not_a_formula
 from siltfence.presentation.today import village_today
 

@@ -115,6 +115,11 @@ def digits(value: float) -> str:
     return f"{value:,.6f}".rstrip("0").rstrip(".")
 
 
+def day_words(day: datetime.date) -> str:
+    """``December 31, 2026``: a day as the notices, letters and reports write it."""
+    return f"{MONTHS[day.month - 1]} {day.day}, {day.year}"
+
+
 def in_words(value: float) -> str:
     """``7.0`` -> ``'seven'``, ``21.0`` -> ``'twenty-one'``; past 99, or a fraction: digits."""
     if not float(value).is_integer() or not 0 <= value <= 99:

@@ -98,12 +98,14 @@ class Context:
         if id not in self.notes:
             self.notes[id] = Note(id, says, tuple(citations), gap)
 
-    def gap(self, id: str, on: datetime.date | None = None) -> None:
+    def gap(self, id: str, on: datetime.date | None = None) -> Mapping[str, Any] | None:
         """Show the jurisdiction's gap ``id`` (from ``rules.yaml``), if it has one: its
-        numbers as of ``on`` (the day the rule it explains was read), else as of as_of."""
+        numbers as of ``on`` (the day the rule it explains was read), else as of as_of.
+        Returns the gap note, or None where the jurisdiction has none of that id."""
         rule = self.ordinance.gaps_on(on).get(id)
         if rule is not None:
             self.note(rule["id"], rule["says"], rule["citations"], rule.get("number"))
+        return rule
 
     def readings(
         self, rule: Mapping[str, Any], on: datetime.date | None = None
@@ -111,10 +113,8 @@ class Context:
         """The gaps of the text an answer of ``rule`` rests on (its ``readings:``, gap ids
         of ``rules.yaml``), each with its number as of ``on``, shown among the notes too."""
         found = []
-        gaps = self.ordinance.gaps_on(on)
         for id in rule.get("readings", ()):
-            self.gap(id, on)
-            gap = gaps.get(id)
+            gap = self.gap(id, on)
             found.append(Reading(id, None if gap is None else gap.get("number")))
         return tuple(found)
 
