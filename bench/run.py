@@ -351,6 +351,46 @@ def web_postgres() -> dict[str, object]:
     return result
 
 
+def hostile_input(repeats: int) -> dict[str, object]:
+    """How long the slowest refusal of hostile input takes (the tests only guard against a
+    hang): a gzip bomb of empty lines as a rain file, JSON nested 100,000 levels deep, and
+    quantities built to make a parser backtrack or evaluate. No request may hold a worker
+    for more than 5 s (DESIGN.md); each of these is refused in far less."""
+    import gzip
+    import io
+    from zoneinfo import ZoneInfo
+
+    from siltfence.core.errors import SiltfenceError
+    from siltfence.core.jsonread import read_json
+    from siltfence.core.quantities import UnitMismatch, to_unit
+    from siltfence.core.rain.source import open_rain
+
+    bomb = gzip.compress(b"\n" * (64 * 1024**2), compresslevel=9)
+    inputs = {
+        "rain file: 64 MB of empty lines, gzipped": lambda: open_rain(
+            io.BytesIO(bomb), zone=ZoneInfo("America/Chicago")
+        ),
+        "plan: JSON nested 100,000 levels": lambda: read_json("[" * 100_000, what="plan"),
+        "area: '1 mile^2 ** 100'": lambda: to_unit("1 mile^2 ** 100", "ft**2"),
+        "area: 40,000 letters": lambda: to_unit("x" * 40_000, "ft**2"),
+        "area: '1 acre ' 6,000 times": lambda: to_unit("1 acre " * 6_000, "ft**2"),
+    }
+    medians = {}
+    for name, call in inputs.items():
+        times = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            try:
+                call()
+            except (SiltfenceError, UnitMismatch):
+                pass
+            else:
+                raise AssertionError(f"{name} was not refused")
+            times.append(time.perf_counter() - start)
+        medians[name] = round(statistics.median(times), 6)
+    return {"median_s": medians, "slowest_s": max(medians.values()), "budget_s": 5.0}
+
+
 def main() -> None:
     results = {
         "when": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
@@ -362,6 +402,7 @@ def main() -> None:
         "duties_engine_alone": duties_recompute(count=1000, repeats=3),
         "rain_by_year_stream": rain_by_year_stream(rows=2_000_000, repeats=3),
         "amendment_analysis": amendment_analysis(count=1_000_000, repeats=5),
+        "hostile_input": hostile_input(repeats=5),
         "daily_sweep_postgres": sweep_postgres(count=100_000, sample=5_000),
         "web_postgres": web_postgres(),
     }

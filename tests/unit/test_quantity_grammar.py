@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import copy
 import json
-import time
 from datetime import timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -18,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hanging import returns_within
 from siltfence.core.engineering.errors import EngineeringInputError
 from siltfence.core.engineering.plan import parse_plan
 from siltfence.core.engineering.units import to_float
@@ -125,10 +125,8 @@ def test_a_number_with_an_allowed_unit_reads_as_its_definition_says(typed, unit,
 
 @pytest.mark.parametrize("typed", HOSTILE, ids=lambda t: repr(t)[:30])
 def test_hostile_text_is_refused_at_once_and_never_evaluated(typed):
-    start = time.perf_counter()
-    with pytest.raises(UnitMismatch) as refused:
-        to_unit(typed, "ft**2")
-    assert time.perf_counter() - start < 0.5  # was 7.8 s for 40 kB, and forever for a power
+    with pytest.raises(UnitMismatch) as refused:  # once 7.8 s for 40 kB, and forever for a power
+        returns_within(to_unit, typed, "ft**2")
     message = str(refused.value)
     assert len(message) < 300  # the sentence quotes the text shortened, never all of it
     assert "Traceback" not in message
