@@ -371,8 +371,8 @@ MUTATIONS = (
     Mutation(
         "the light path of `siltfence determine` answers in text by default",
         "src/siltfence/cli/determine.py",
-        'parser.add_argument("--format", default="json", choices=FORMATS)',
-        'parser.add_argument("--format", default="text", choices=FORMATS)',
+        '"format": given.get("--format", "json"),',
+        '"format": given.get("--format", "text"),',
         ("tests/e2e/test_cli_fast_path.py",),
     ),
     Mutation(
