@@ -88,14 +88,15 @@ def _sweep_pairs(stations: list[str], day: datetime.date) -> list[tuple[str, str
     station with rain grows as their product: 1,560 pairs for a county, of which 56 had a
     site.)"""
     start = day - datetime.timedelta(days=2 * LOOKBACK_DAYS)
-    return sorted(
-        set(
-            SiteStation.objects.filter(
-                _open_on(start, "site__applications__permit__"),
-                station_id__in=stations,
-                site__applications__permit__isnull=False,
-            ).values_list("site__applications__village_id", "station_id")
+    return list(
+        SiteStation.objects.filter(
+            _open_on(start, "site__applications__permit__"),
+            station_id__in=stations,
+            site__applications__permit__isnull=False,
         )
+        .values_list("site__applications__village_id", "station_id")
+        .distinct()  # in the database: a few pairs come back, not a row for each permit
+        .order_by("site__applications__village_id", "station_id")
     )
 
 
