@@ -1,10 +1,10 @@
 """Spencer's sedimentation basin, checked with the numbers of Spencer's own ordinance data.
 
-The engineering unit tests call ``check_sediment_basin`` with the module's defaults, which
-happen to be Spencer's numbers; a change to ``ordinances/spencer-wi/parameters.yaml`` would
-pass them. Here the ordinance is loaded with the project's loader and a plan is reviewed
-through the engineering entry point (``review_plan``), so every number comes from the data,
-and the answer is held against values worked out by hand from the chapter's words:
+The checks have no defaults (the unit tests read Spencer's numbers from its data, through
+``tests/unit/engineering/spencer.py``). Here, besides, the ordinance is loaded with the
+project's loader and a plan is reviewed through the engineering entry point
+(``review_plan``), so every number comes from the data, and the answer is held against
+values worked out by hand from the chapter's words:
 
 Spencer § 413-7B(5)(c)[2] (source.txt): "For sites with more than 10 acres disturbed at one
 time ... one or more sedimentation basins shall be constructed. Each sedimentation basin

@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.unit.engineering.spencer import STABILIZATION
 
 from siltfence.core.dates import DateRefused, read_date, read_date_or_datetime, read_datetime
 from siltfence.core.engineering.errors import EngineeringInputError
@@ -204,7 +205,9 @@ def test_a_plans_dates_refuse_other_spellings_naming_their_paths(text):
 
 def test_the_stabilization_check_refuses_a_week_date():
     with pytest.raises(EngineeringInputError) as refused:
-        check_stabilization(inactive_from="2026-W22-1", inactive_until="2026-06-10")
+        check_stabilization(
+            inactive_from="2026-W22-1", inactive_until="2026-06-10", **STABILIZATION
+        )
     assert refused.value.field == "inactive_from"
 
 

@@ -17,6 +17,8 @@ from siltfence.core.engineering.report import review_plan
 from siltfence.core.errors import OrdinanceFileError
 from siltfence.core.ordinance.loader import load, load_folder
 
+from .spencer import DEWATERING
+
 REPO = Path(__file__).resolve().parents[3]
 ORDINANCES = REPO / "ordinances"
 DESIGN = ORDINANCES / "spencer-wi/cases/design"
@@ -73,7 +75,7 @@ def plan_for(jurisdiction: str, case: str = "stockpiles.json") -> dict:
 
 
 def test_a_check_called_without_a_villages_data_cites_the_chapter_and_no_section():
-    result = check_dewatering(highest_pumping_rate=100, shown_free_of_particles=True)
+    result = check_dewatering(**DEWATERING, highest_pumping_rate=100, shown_free_of_particles=True)
     text = json.dumps(result.to_dict(), ensure_ascii=False)
     assert result.citation == "the chapter"
     assert "§" not in text

@@ -21,12 +21,24 @@ from siltfence.core.engineering import (
 from siltfence.core.engineering.fence_coverage import check_fence_coverage
 from siltfence.core.engineering.stockpiles import check_stockpile
 
-from .spencer import PROVISIONS, STORMS
+from .spencer import (
+    BASIN,
+    DEWATERING,
+    MEASURE,
+    PROVISIONS,
+    SHEET_FLOW,
+    STABILIZATION,
+    STOCKPILE,
+    STORMS,
+)
 
 # Each check as the design review runs it for Spencer, with the provisions of its data.
 CHECKS = [
-    lambda: check_dewatering(highest_pumping_rate=100, device_diameter=3, provisions=PROVISIONS),
+    lambda: check_dewatering(
+        **DEWATERING, highest_pumping_rate=100, device_diameter=3, provisions=PROVISIONS
+    ),
     lambda: check_sediment_basin(
+        **BASIN,
         storms=STORMS,
         drainage_area=500_000,
         basin_surface_area=5_000,
@@ -34,7 +46,12 @@ CHECKS = [
         provisions=PROVISIONS,
     ),
     lambda: check_sheet_flow(
-        storms=STORMS, adjacent_area=20_000, flow_length=280, slope=0.05, provisions=PROVISIONS
+        **SHEET_FLOW,
+        storms=STORMS,
+        adjacent_area=20_000,
+        flow_length=280,
+        slope=0.05,
+        provisions=PROVISIONS,
     ),
     lambda: check_fence_coverage(
         edges=[LineString([(0, 0), (10, 0)])],
@@ -42,9 +59,10 @@ CHECKS = [
         provisions=PROVISIONS,
     ),
     lambda: check_stockpile(
-        volume=40, days_in_place=9, downslope_drainage_length=10, provisions=PROVISIONS
+        **STOCKPILE, volume=40, days_in_place=9, downslope_drainage_length=10, provisions=PROVISIONS
     ),
     lambda: check_stabilization(
+        **STABILIZATION,
         inactive_from=datetime.date(2026, 9, 10),
         inactive_until=datetime.date(2026, 9, 30),
         provisions=PROVISIONS,
@@ -65,7 +83,7 @@ def test_a_failing_check_shows_inputs_method_steps_citation_and_a_fix(make):
 
 
 @pytest.mark.parametrize(
-    "make", [*CHECKS, lambda: check_sediment_measure(area_disturbed_at_one_time=435_600)]
+    "make", [*CHECKS, lambda: check_sediment_measure(**MEASURE, area_disturbed_at_one_time=435_600)]
 )
 def test_a_result_round_trips_through_strict_json(make):
     data = make().to_dict()

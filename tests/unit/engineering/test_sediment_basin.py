@@ -8,7 +8,7 @@ from siltfence.core.engineering.sediment_basin import check_sediment_basin
 from siltfence.core.engineering.storms import design_storm
 
 from .reference import FT, INCH, stokes_velocity
-from .spencer import PROVISIONS, STORMS
+from .spencer import BASIN, PROVISIONS, STORMS
 
 ACRE = 43_560.0
 # § 413-4 "SET OF ONE-YEAR DESIGN STORMS": (duration h, intensity in/h, total in)
@@ -37,6 +37,7 @@ def test_the_design_storms_are_the_chapter_table():
 
 def test_a_basin_of_exactly_1_percent_meets_the_area_rule():
     result = check_sediment_basin(
+        **BASIN,
         storms=STORMS,
         drainage_area=100_000,
         basin_surface_area=1_000,
@@ -49,6 +50,7 @@ def test_a_basin_of_exactly_1_percent_meets_the_area_rule():
 
 def test_a_basin_just_under_1_percent_fails_the_area_rule():
     result = check_sediment_basin(
+        **BASIN,
         storms=STORMS,
         drainage_area=100_000,
         basin_surface_area=999,
@@ -63,6 +65,7 @@ def test_a_basin_just_under_1_percent_fails_the_area_rule():
 def test_a_basin_that_rounds_to_the_least_area_shows_enough_digits_to_see_it_is_under():
     # 1% of 10 acres is 4,356 sq ft; a basin of 4,355.8 sq ft reads 4,356 at four figures.
     result = check_sediment_basin(
+        **BASIN,
         storms=STORMS,
         drainage_area=10 * ACRE,
         basin_surface_area=4_355.8,
@@ -75,6 +78,7 @@ def test_a_basin_that_rounds_to_the_least_area_shows_enough_digits_to_see_it_is_
 
 def test_a_depth_that_rounds_to_3_feet_shows_enough_digits_to_see_it_is_under():
     result = check_sediment_basin(
+        **BASIN,
         storms=STORMS,
         drainage_area=100_000,
         basin_surface_area=1_000,
@@ -86,6 +90,7 @@ def test_a_depth_that_rounds_to_3_feet_shows_enough_digits_to_see_it_is_under():
 
 def test_a_basin_3_feet_deep_meets_the_depth_rule():
     result = check_sediment_basin(
+        **BASIN,
         storms=STORMS,
         drainage_area=100_000,
         basin_surface_area=1_000,
@@ -97,6 +102,7 @@ def test_a_basin_3_feet_deep_meets_the_depth_rule():
 
 def test_a_basin_just_under_3_feet_deep_fails_the_depth_rule():
     result = check_sediment_basin(
+        **BASIN,
         storms=STORMS,
         drainage_area=100_000,
         basin_surface_area=1_000,
@@ -111,6 +117,7 @@ def test_the_peak_method_traps_15_microns_only_in_storms_gentle_enough():
     drainage, basin, c = 10 * ACRE, 0.01 * 10 * ACRE, 0.5
     vs = stokes_velocity(15e-6, 10) / FT  # ft/s; Re about 0.002, so Stokes holds
     result = check_sediment_basin(
+        **BASIN,
         storms=STORMS,
         drainage_area=drainage,
         basin_surface_area=basin,
@@ -131,6 +138,7 @@ def test_the_storage_method_credits_a_pool_that_holds_the_storm():
     drainage, basin, depth, c = 10 * ACRE, 0.01 * 10 * ACRE, 3.0, 0.5
     vs = stokes_velocity(15e-6, 10) / FT
     result = check_sediment_basin(
+        **BASIN,
         storms=STORMS,
         drainage_area=drainage,
         basin_surface_area=basin,
@@ -154,6 +162,7 @@ def test_the_storage_method_credits_a_pool_that_holds_the_storm():
 def test_a_basin_that_holds_the_whole_storm_traps_it():
     # C P A for the 24-hour storm at C = 0.1: 0.23 in over 1 acre = 834.9 cu ft < 1,000 x 3 ft.
     result = check_sediment_basin(
+        **BASIN,
         storms=STORMS,
         drainage_area=ACRE,
         basin_surface_area=1_000,
@@ -166,6 +175,7 @@ def test_a_basin_that_holds_the_whole_storm_traps_it():
 def test_when_the_two_methods_disagree_the_inspector_decides():
     # At C = 0.3 a 1% basin passes every storm by storage but not the short storms by peak.
     result = check_sediment_basin(
+        **BASIN,
         storms=STORMS,
         drainage_area=20 * ACRE,
         basin_surface_area=0.2 * ACRE,
@@ -179,7 +189,11 @@ def test_when_the_two_methods_disagree_the_inspector_decides():
 
 def test_a_large_basin_passes_every_storm_by_both_methods():
     result = check_sediment_basin(
-        storms=STORMS, drainage_area=20 * ACRE, basin_surface_area=0.05 * 20 * ACRE, basin_depth=3
+        **BASIN,
+        storms=STORMS,
+        drainage_area=20 * ACRE,
+        basin_surface_area=0.05 * 20 * ACRE,
+        basin_depth=3,
     )
     assert result.result is Outcome.PASS
     assert "all 7 design storms" in result.says
@@ -187,7 +201,7 @@ def test_a_large_basin_passes_every_storm_by_both_methods():
 
 def test_every_storm_of_the_table_is_reported():
     result = check_sediment_basin(
-        storms=STORMS, drainage_area=ACRE, basin_surface_area=500, basin_depth=3
+        **BASIN, storms=STORMS, drainage_area=ACRE, basin_surface_area=500, basin_depth=3
     )
     for hours, _, _ in TABLE:
         assert step(result, f"{name(hours)}: (a) traps 15 µm")
@@ -225,6 +239,7 @@ def test_community_storms_and_thresholds_from_ordinance_data_are_accepted():
 )
 def test_bad_basin_inputs_are_refused_by_name(field, value):
     arguments = {
+        **BASIN,
         "drainage_area": ACRE,
         "basin_surface_area": 500,
         "basin_depth": 3,
@@ -237,4 +252,6 @@ def test_bad_basin_inputs_are_refused_by_name(field, value):
 
 def test_an_empty_storm_list_is_refused():
     with pytest.raises(EngineeringInputError, match=r"^storms: "):
-        check_sediment_basin(drainage_area=ACRE, basin_surface_area=500, basin_depth=3, storms=[])
+        check_sediment_basin(
+            **BASIN, drainage_area=ACRE, basin_surface_area=500, basin_depth=3, storms=[]
+        )

@@ -14,7 +14,7 @@ from siltfence.core.engineering.sheet_flow import (
 )
 
 from .reference import manning_sheet_flow_us
-from .spencer import STORMS
+from .spencer import SHEET_FLOW, STORMS
 
 
 def test_the_tr55_sheet_flow_n_values_are_those_of_table_3_1():
@@ -45,13 +45,17 @@ def test_velocity_matches_a_hand_computed_manning_case():
 
 
 def test_an_adjacent_area_of_exactly_10000_sq_ft_need_not_be_diverted():
-    result = check_sheet_flow(storms=STORMS, adjacent_area=10_000, flow_length=1_000, slope=0.1)
+    result = check_sheet_flow(
+        **SHEET_FLOW, storms=STORMS, adjacent_area=10_000, flow_length=1_000, slope=0.1
+    )
     assert result.result is Outcome.INFO
     assert "not greater than 10,000 sq ft" in result.says
 
 
 def test_an_adjacent_area_just_over_10000_sq_ft_is_checked():
-    result = check_sheet_flow(storms=STORMS, adjacent_area=10_001, flow_length=250, slope=0.1)
+    result = check_sheet_flow(
+        **SHEET_FLOW, storms=STORMS, adjacent_area=10_001, flow_length=250, slope=0.1
+    )
     assert result.result is Outcome.FAIL
 
 
@@ -65,10 +69,10 @@ def test_a_path_just_shorter_than_the_limit_length_passes_and_just_longer_fails(
     assert limit == pytest.approx(by_hand, rel=0.01)
     assert limit < 300  # still sheet flow by TR-55's limit
     below = check_sheet_flow(
-        storms=STORMS, adjacent_area=20_000, flow_length=limit * 0.99, slope=slope
+        **SHEET_FLOW, storms=STORMS, adjacent_area=20_000, flow_length=limit * 0.99, slope=slope
     )
     above = check_sheet_flow(
-        storms=STORMS, adjacent_area=20_000, flow_length=limit * 1.01, slope=slope
+        **SHEET_FLOW, storms=STORMS, adjacent_area=20_000, flow_length=limit * 1.01, slope=slope
     )
     assert below.result is Outcome.PASS
     assert above.result is Outcome.FAIL
@@ -83,13 +87,16 @@ def test_a_velocity_of_exactly_half_a_foot_per_second_is_not_less_than_the_limit
         adjacent_area=20_000,
         flow_length=exact,
         slope=slope,
+        adjacent_area_limit=SHEET_FLOW["adjacent_area_limit"],
         velocity_limit=0.5 * (1 - 1e-12),
     )
     assert result.result is Outcome.FAIL
 
 
 def test_the_most_intense_storm_governs():
-    result = check_sheet_flow(storms=STORMS, adjacent_area=20_000, flow_length=100, slope=0.02)
+    result = check_sheet_flow(
+        **SHEET_FLOW, storms=STORMS, adjacent_area=20_000, flow_length=100, slope=0.02
+    )
     velocities = {
         s.label.split(":")[0]: s.value for s in result.steps if s.label.endswith(": velocity")
     }
@@ -100,6 +107,7 @@ def test_the_most_intense_storm_governs():
 
 def test_a_path_longer_than_300_ft_is_not_shown_slow_enough():
     result = check_sheet_flow(
+        **SHEET_FLOW,
         storms=STORMS,
         adjacent_area=50_000,
         flow_length=400,
@@ -111,27 +119,42 @@ def test_a_path_longer_than_300_ft_is_not_shown_slow_enough():
 
 def test_runoff_that_does_not_leave_the_site_is_not_checked():
     result = check_sheet_flow(
-        storms=STORMS, adjacent_area=50_000, flow_length=100, slope=0.02, runoff_leaves_site=False
+        **SHEET_FLOW,
+        storms=STORMS,
+        adjacent_area=50_000,
+        flow_length=100,
+        slope=0.02,
+        runoff_leaves_site=False,
     )
     assert result.result is Outcome.INFO
 
 
 def test_the_slope_may_be_given_in_percent():
-    percent = check_sheet_flow(storms=STORMS, adjacent_area=20_000, flow_length=100, slope="2 %")
-    ratio = check_sheet_flow(storms=STORMS, adjacent_area=20_000, flow_length=100, slope=0.02)
+    percent = check_sheet_flow(
+        **SHEET_FLOW, storms=STORMS, adjacent_area=20_000, flow_length=100, slope="2 %"
+    )
+    ratio = check_sheet_flow(
+        **SHEET_FLOW, storms=STORMS, adjacent_area=20_000, flow_length=100, slope=0.02
+    )
     assert percent.steps == ratio.steps
 
 
 def test_an_unknown_surface_is_refused_with_the_choices():
     with pytest.raises(EngineeringInputError, match=r"^surface: unknown surface 'gravel'; use one"):
         check_sheet_flow(
-            storms=STORMS, adjacent_area=20_000, flow_length=100, slope=0.02, surface="gravel"
+            **SHEET_FLOW,
+            storms=STORMS,
+            adjacent_area=20_000,
+            flow_length=100,
+            slope=0.02,
+            surface="gravel",
         )
 
 
 @pytest.mark.parametrize(("field", "value"), [("slope", 0), ("flow_length", -3), ("slope", "3 ft")])
 def test_bad_sheet_flow_inputs_are_refused_by_name(field, value):
     arguments = {
+        **SHEET_FLOW,
         "adjacent_area": 20_000,
         "flow_length": 100,
         "slope": 0.02,

@@ -1,8 +1,8 @@
 """Engineering design checks of a control plan (DESIGN.md capability 3).
 
 Pure functions: no Django, no clock. Each check takes numbers in a documented default unit
-(or pint Quantities, or strings with a unit), takes every threshold as a parameter (the
-defaults are the model ordinance's numbers, as Spencer Ch. 413 states them), takes the
+(or pint Quantities, or strings with a unit), takes every threshold as a required parameter
+(no village's number is written here: the thresholds live in ``ordinances/<id>/``), takes the
 design storms and the ``Provisions`` it cites from the village's data, and returns a
 ``CheckResult`` that shows its inputs, method, steps, result and the provision it applies.
 

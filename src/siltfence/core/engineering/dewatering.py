@@ -31,7 +31,6 @@ from siltfence.core.engineering.settling import (
 from siltfence.core.engineering.units import FT, GALLON, fmt, to_float
 
 CHECK = "dewatering"
-PARTICLE_SIZE_UM = 100.0
 M2_PER_FT2 = FT * FT
 
 
@@ -61,7 +60,7 @@ def pumping_rate_m3_s(value: object, field: str = "highest_pumping_rate") -> flo
 def required_settling_area(
     highest_pumping_rate: object,
     *,
-    particle_size: object = PARTICLE_SIZE_UM,
+    particle_size: object,
     water_temperature: object = DEFAULT_WATER_TEMPERATURE_F,
     specific_gravity: object = QUARTZ_SPECIFIC_GRAVITY,
 ) -> float:
@@ -88,9 +87,9 @@ def round_device_area(diameter: object) -> float:
 def check_dewatering(
     *,
     highest_pumping_rate: object,
+    particle_size: object,
     device_area: object | None = None,
     device_diameter: object | None = None,
-    particle_size: object = PARTICLE_SIZE_UM,
     water_temperature: object = DEFAULT_WATER_TEMPERATURE_F,
     specific_gravity: object = QUARTZ_SPECIFIC_GRAVITY,
     shown_free_of_particles: bool = False,
@@ -100,7 +99,8 @@ def check_dewatering(
 
     ``highest_pumping_rate`` in gal/min, ``device_area`` in sq ft or ``device_diameter`` in
     ft for a round device (give one, or neither to get the size needed), ``particle_size``
-    in µm (the ordinance's 100 µm), ``water_temperature`` in °F (default 50 °F).
+    in µm (the village's ``dewatering_particle_size``), ``water_temperature`` in °F
+    (default 50 °F).
     ``shown_free_of_particles``: the water has been demonstrated to carry no particles over
     the size, in which case the chapter asks for no control. ``provisions``: where the
     village's rule is written, and who decides what it leaves open.

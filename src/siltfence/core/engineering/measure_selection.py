@@ -25,7 +25,6 @@ from siltfence.core.engineering.units import ACRE_FT2, fmt, to_float
 CHECK = "sediment-measure"
 # The rules the choice leads to: the checks of basins, and of fences and bales.
 BASINS, FENCES = "sediment-basin", "fence-coverage"
-BASIN_AREA_ACRES = 10.0
 
 
 class SedimentMeasure(StrEnum):
@@ -44,8 +43,8 @@ class MeasureChoice:
 def required_sediment_measure(
     *,
     area_disturbed_at_one_time: object,
+    basin_area_at_one_time: object,
     channel_originates_in_disturbed_area: bool = False,
-    basin_area_at_one_time: object = BASIN_AREA_ACRES,
     provisions: Provisions = UNSTATED,
 ) -> MeasureChoice:
     """Basins or fences; ``area_disturbed_at_one_time`` in sq ft, the threshold in acres."""
@@ -91,8 +90,8 @@ def required_sediment_measure(
 def check_sediment_measure(
     *,
     area_disturbed_at_one_time: object,
+    basin_area_at_one_time: object,
     channel_originates_in_disturbed_area: bool = False,
-    basin_area_at_one_time: object = BASIN_AREA_ACRES,
     runoff_leaves_site: bool = True,
     provisions: Provisions = UNSTATED,
 ) -> CheckResult:

@@ -38,9 +38,6 @@ from siltfence.core.engineering.storms import DesignStorm, checked_storms
 from siltfence.core.engineering.units import ACRE_FT2, FT, INCH, fmt, fmt_apart, to_float
 
 CHECK = "sediment-basin"
-SURFACE_PERCENT = 1.0
-MIN_DEPTH_FT = 3.0
-PARTICLE_SIZE_UM = 15.0
 # Graded, equipment-packed bare soil: common rational-method tables give about 0.3 to 0.6.
 # 0.5 sits toward the runoff-heavy end for Wisconsin's silt-loam and clay-loam sites.
 DEFAULT_RUNOFF_COEFFICIENT = 0.5
@@ -101,11 +98,11 @@ def check_sediment_basin(
     basin_depth: object,
     storms: Iterable[DesignStorm],
     runoff_coefficient: object = DEFAULT_RUNOFF_COEFFICIENT,
-    particle_size: object = PARTICLE_SIZE_UM,
+    particle_size: object,
+    surface_percent: object,
+    min_depth: object,
     water_temperature: object = DEFAULT_WATER_TEMPERATURE_F,
     specific_gravity: object = QUARTZ_SPECIFIC_GRAVITY,
-    surface_percent: object = SURFACE_PERCENT,
-    min_depth: object = MIN_DEPTH_FT,
     provisions: Provisions = UNSTATED,
 ) -> CheckResult:
     """Check a basin against the area, depth and trapping rules of the village's chapter.

@@ -112,7 +112,7 @@ def particle_diameter_m(value: object, field: str = "particle_size") -> float:
 
 
 def settling_velocity(
-    particle_size: object = 100.0,
+    particle_size: object,
     *,
     water_temperature: object = DEFAULT_WATER_TEMPERATURE_F,
     specific_gravity: object = QUARTZ_SPECIFIC_GRAVITY,

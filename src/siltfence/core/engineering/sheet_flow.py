@@ -32,8 +32,6 @@ from siltfence.core.engineering.storms import DesignStorm, checked_storms
 from siltfence.core.engineering.units import FT, INCH, fmt, to_float
 
 CHECK = "sheet-flow"
-ADJACENT_AREA_FT2 = 10_000.0
-VELOCITY_LIMIT_FT_S = 0.5
 # TR-55 (1986) limits sheet flow to 300 ft; past that it gathers into shallow concentrated
 # flow, which is faster than this method says.
 SHEET_FLOW_MAX_FT = 300.0
@@ -125,21 +123,23 @@ def check_sheet_flow(
     flow_length: object,
     slope: object,
     storms: Iterable[DesignStorm],
+    adjacent_area_limit: object,
+    velocity_limit: object,
     surface: str = DEFAULT_SURFACE,
     manning_n_value: object | None = None,
     runoff_coefficient: object = DEFAULT_RUNOFF_COEFFICIENT,
-    adjacent_area_limit: object = ADJACENT_AREA_FT2,
-    velocity_limit: object = VELOCITY_LIMIT_FT_S,
     runoff_leaves_site: bool = True,
     provisions: Provisions = UNSTATED,
 ) -> CheckResult:
-    """Does sheet flow from an adjacent area cross the disturbed area slower than 0.5 ft/s?
+    """Does sheet flow from an adjacent area cross the disturbed area slower than the limit?
 
     ``adjacent_area`` in sq ft; ``flow_length`` in ft, the sheet-flow path from its upslope
     start (in the adjacent area) to the downslope edge of the disturbed area, where the flow
     is fastest; ``slope`` in ft/ft (or "2 %"); ``surface`` a key of ``TR55_SHEET_FLOW_N``
     for the disturbed area, or ``manning_n_value`` to give n directly; ``storms`` the one-year
-    design storms the village's data gives.
+    design storms the village's data gives; ``adjacent_area_limit`` (sq ft) and
+    ``velocity_limit`` (ft/s) the thresholds of the village's data (``sheet_flow_adjacent_area``
+    and ``sheet_flow_velocity``).
     """
     cite = provisions.cite(CHECK)
     area = to_float(adjacent_area, "ft**2", field="adjacent_area")

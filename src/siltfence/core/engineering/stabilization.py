@@ -26,8 +26,6 @@ from siltfence.core.engineering.result import CheckResult, Method, Outcome, Step
 from siltfence.core.engineering.units import fmt
 
 CHECK = "stabilization"
-INACTIVE_DAYS = 7
-SEEDING_CUTOFF = (9, 15)  # (month, day): seeding and sodding only before this day
 
 
 class StabilizationMethod(StrEnum):
@@ -41,8 +39,11 @@ class StabilizationMethod(StrEnum):
 SEASONAL = {StabilizationMethod.SEEDING, StabilizationMethod.SODDING}
 
 
-def seeding_available(on: datetime.date, cutoff: tuple[int, int] = SEEDING_CUTOFF) -> bool:
-    """Seeding or sodding is available on ``on`` only before the cutoff day of that year."""
+def seeding_available(on: datetime.date, *, cutoff: tuple[int, int]) -> bool:
+    """Seeding or sodding is available on ``on`` only before the ``cutoff`` day of that year.
+
+    ``cutoff`` is the (month, day) the village's data gives (``seeding_cutoff``).
+    """
     month, day = cutoff
     return on < datetime.date(on.year, month, day)
 
@@ -89,10 +90,10 @@ def check_stabilization(
     *,
     inactive_from: object,
     inactive_until: object,
+    inactive_days: int,
+    seeding_cutoff: object,
     method: StabilizationMethod | str | None = None,
     stabilize_on: object | None = None,
-    inactive_days: int = INACTIVE_DAYS,
-    seeding_cutoff: object = SEEDING_CUTOFF,
     runoff_leaves_site: bool = True,
     provisions: Provisions = UNSTATED,
 ) -> CheckResult:
@@ -101,7 +102,8 @@ def check_stabilization(
     ``inactive_from``: the day the ground was left inactive. ``inactive_until``: the day work
     resumes, or the evaluation date for ground still inactive. ``method``: how it is or will
     be stabilized (None: not at all). ``stabilize_on``: the day of stabilization; when not
-    given, the day the inactive period reaches ``inactive_days`` is used.
+    given, the day the inactive period reaches ``inactive_days`` is used. ``inactive_days``
+    and ``seeding_cutoff`` ("MM-DD" or (month, day)) come from the village's data.
     """
     cite = provisions.cite(CHECK)
     start = _date(inactive_from, "inactive_from")
@@ -198,7 +200,7 @@ def check_stabilization(
             notes=notes,
         )
     if chosen in SEASONAL:
-        available = seeding_available(on, cutoff)
+        available = seeding_available(on, cutoff=cutoff)
         steps.append(
             Step.words(
                 f"{chosen.value} available on {on.isoformat()}",
@@ -229,7 +231,7 @@ def check_stabilization(
 
 
 def _fix(on: datetime.date, cutoff: tuple[int, int], cite: str) -> str:
-    if seeding_available(on, cutoff):
+    if seeding_available(on, cutoff=cutoff):
         return (
             "Stabilize it by seeding, sodding, mulching, covering or an equivalent measure "
             f"({cite})."

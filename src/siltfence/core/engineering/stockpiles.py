@@ -36,9 +36,6 @@ from siltfence.core.engineering.result import CheckResult, Method, Outcome, Step
 from siltfence.core.engineering.units import FT, fmt, to_float
 
 CHECK = "stockpile"
-STOCKPILE_VOLUME_YD3 = 10.0
-STOCKPILE_SETBACK_FT = 25.0
-STOCKPILE_DAYS = 7.0
 
 
 def nearest_distance_ft(pile: BaseGeometry, features: Iterable[BaseGeometry], field: str) -> float:
@@ -59,6 +56,9 @@ def check_stockpile(
     *,
     volume: object,
     days_in_place: object,
+    stockpile_volume: object,
+    stockpile_setback: object,
+    stockpile_days: object,
     downslope_drainage_length: object | None = None,
     pile: BaseGeometry | None = None,
     roads_and_channels: Iterable[BaseGeometry] = (),
@@ -66,9 +66,6 @@ def check_stockpile(
     stabilized: bool = False,
     barrier_around: bool = False,
     inlets_protected: bool = False,
-    stockpile_volume: object = STOCKPILE_VOLUME_YD3,
-    stockpile_setback: object = STOCKPILE_SETBACK_FT,
-    stockpile_days: object = STOCKPILE_DAYS,
     runoff_leaves_site: bool = True,
     provisions: Provisions = UNSTATED,
 ) -> CheckResult:
@@ -80,7 +77,9 @@ def check_stockpile(
     shapely geometries in EPSG:3071 metres (the straight-line distance is used: no drainage
     path is shorter than it). ``stabilized``: mulch, vegetative cover, tarps or similar;
     ``barrier_around``: straw bales or filter fence around the pile; ``in_street``: an
-    in-street utility repair or construction pile.
+    in-street utility repair or construction pile. ``stockpile_volume`` (cu yd),
+    ``stockpile_setback`` (ft) and ``stockpile_days`` (days) are the thresholds of the
+    village's data.
     """
     cite = provisions.cite(CHECK)
     cubic_yards = to_float(volume, "yd**3", field="volume")
