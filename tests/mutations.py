@@ -773,6 +773,20 @@ MUTATIONS = (
         "    if True:\n        for permit_id, duty in withdrawn:\n",
         ("tests/integration/test_rain_correction_reaches_the_permits.py",),
     ),
+    Mutation(
+        "an enforcement letter says the law of the latest date in the data, not of its step's day",
+        "src/siltfence/apps/enforcement/documents.py",
+        "ordinance = ordinance_on(case.village_id, action.at)",
+        "ordinance = load(case.village_id)",
+        ("tests/integration/test_letters_say_the_law_of_their_day.py",),
+    ),
+    Mutation(
+        "a letter's day is read in UTC, not in the village's time zone",
+        "src/siltfence/presentation/today.py",
+        "day = when.astimezone(ZoneInfo(ordinance.time_zone)).date()",
+        "day = when.astimezone(datetime.UTC).date()",
+        ("tests/integration/test_letters_say_the_law_of_their_day.py",),
+    ),
 )
 
 

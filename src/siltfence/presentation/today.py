@@ -14,6 +14,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from siltfence.core.ordinance.loader import jurisdiction_ids, load, ordinances_root
+from siltfence.core.ordinance.model import Ordinance
 
 
 def village_today(village_id: str) -> datetime.date:
@@ -41,3 +42,20 @@ def _zones(root: str) -> tuple[tuple[str, frozenset[str]], ...]:
 def village_zones() -> tuple[tuple[str, frozenset[str]], ...]:
     """(zone, the villages in it) for every encoded ordinance."""
     return _zones(str(ordinances_root()))
+
+
+def ordinance_on(
+    village_id: str, when: datetime.date | datetime.datetime | None = None
+) -> Ordinance:
+    """The village's ordinance with its sentences' numbers as of ``when`` (a moment is read
+    as the village's day; None: today there). A letter says the law in force on the day of
+    the act it records: ``load(...)`` alone gives the sentences as of the latest date the
+    data holds, which may be an amendment not yet in force (decision 39)."""
+    ordinance = load(village_id)
+    if when is None:
+        day = village_today(village_id)
+    elif isinstance(when, datetime.datetime):
+        day = when.astimezone(ZoneInfo(ordinance.time_zone)).date()
+    else:
+        day = when
+    return ordinance.on(day)

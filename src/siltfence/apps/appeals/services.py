@@ -598,9 +598,14 @@ def decision_apply(
     from siltfence.apps.appeals.documents import decision_lines
     from siltfence.apps.appeals.minutes import minutes_of
     from siltfence.apps.documents.pdf import lines_to_pdf
+    from siltfence.presentation.today import ordinance_on
 
     content = lines_to_pdf(
-        decision_lines(ordinance=ordinance, appeal=locked, minutes=minutes_of(locked)),
+        decision_lines(
+            ordinance=ordinance_on(locked.village_id, at),
+            appeal=locked,
+            minutes=minutes_of(locked),
+        ),
         title=f"Decision {locked.number}",
     )
     locked.decision_sha256 = hashlib.sha256(content).hexdigest()

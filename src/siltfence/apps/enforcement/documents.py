@@ -27,6 +27,7 @@ from siltfence.apps.documents.addressees import (
 from siltfence.apps.documents.pdf import latin1, lines_to_pdf
 from siltfence.core.ordinance.loader import load
 from siltfence.core.ordinance.model import Ordinance
+from siltfence.presentation.today import ordinance_on
 
 KIND_TITLES = {
     "stop_work_placard": "Stop-work order",
@@ -678,7 +679,8 @@ def placard_pdf(lines: list[str], *, title: str) -> bytes:
 
 
 def lines_for(*, case: Any, action: Any, kind: str) -> list[str]:
-    ordinance = load(case.village_id)
+    # The law in force on the day of the step the document records (decision 39).
+    ordinance = ordinance_on(case.village_id, action.at)
     if kind == "stop_work_placard":
         return placard_lines(ordinance=ordinance, case=case, action=action)
     if kind == "revocation":
@@ -738,7 +740,7 @@ def document_store(*, case: Any, action: Any, kind: str) -> Any:
 
 
 def complaint_pdf(violation: Any) -> bytes:
-    ordinance = load(violation.village_id)
+    ordinance = ordinance_on(violation.village_id, violation.reported_at)
     return lines_to_pdf(
         complaint_lines(ordinance=ordinance, violation=violation),
         title=f"Complaint received C-{violation.pk}",

@@ -21,7 +21,7 @@ from siltfence.apps.documents.text import (
     surety_required_lines,
 )
 from siltfence.apps.permits.models import Document, DocumentKind
-from siltfence.core.ordinance.loader import load
+from siltfence.presentation.today import ordinance_on
 
 
 def _store(*, application: Any, kind: str, name: str, content: bytes, citation: str) -> Document:
@@ -50,7 +50,7 @@ def _store(*, application: Any, kind: str, name: str, content: bytes, citation: 
 
 
 def permit_document_store(*, permit: Any) -> Document:
-    ordinance = load(permit.village_id)
+    ordinance = ordinance_on(permit.village_id, permit.issued_on)
     lines = permit_lines(ordinance=ordinance, permit=permit, application=permit.application)
     content = lines_to_pdf(lines, title=f"Permit {permit.number}")
     earlier = list(
@@ -71,7 +71,7 @@ def permit_document_store(*, permit: Any) -> Document:
 
 
 def surety_required_document_store(*, application: Any) -> Document:
-    ordinance = load(application.village_id)
+    ordinance = ordinance_on(application.village_id, application.decided_at)
     lines = surety_required_lines(ordinance=ordinance, application=application)
     return _store(
         application=application,
@@ -84,7 +84,7 @@ def surety_required_document_store(*, application: Any) -> Document:
 
 def extension_letter_store(*, extension: Any) -> Document:
     permit = extension.permit
-    ordinance = load(permit.village_id)
+    ordinance = ordinance_on(permit.village_id, extension.granted_on)
     lines = extension_lines(ordinance=ordinance, extension=extension)
     return _store(
         application=permit.application,
@@ -96,7 +96,7 @@ def extension_letter_store(*, extension: Any) -> Document:
 
 
 def closeout_letter_store(*, permit: Any) -> Document:
-    ordinance = load(permit.village_id)
+    ordinance = ordinance_on(permit.village_id, permit.closed_on)
     lines = closeout_lines(ordinance=ordinance, permit=permit)
     return _store(
         application=permit.application,
@@ -109,7 +109,7 @@ def closeout_letter_store(*, permit: Any) -> Document:
 
 def surety_release_document_store(*, movement: Any) -> Document:
     permit = movement.surety.permit
-    ordinance = load(permit.village_id)
+    ordinance = ordinance_on(permit.village_id, movement.on)
     lines = surety_release_lines(ordinance=ordinance, movement=movement)
     return _store(
         application=permit.application,
@@ -121,7 +121,7 @@ def surety_release_document_store(*, movement: Any) -> Document:
 
 
 def disapproval_document_store(*, application: Any) -> Document:
-    ordinance = load(application.village_id)
+    ordinance = ordinance_on(application.village_id, application.decided_at)
     lines = disapproval_lines(ordinance=ordinance, application=application)
     content = lines_to_pdf(lines, title=f"Disapproval {application.number}")
     return _store(
