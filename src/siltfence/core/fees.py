@@ -17,8 +17,10 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
+from siltfence.core.quantities import ACRE_FT2
+
 CENT = Decimal("0.01")
-SQ_FT = {"acre": Decimal(43560), "1000_sq_ft": Decimal(1000)}
+SQ_FT = {"acre": Decimal(ACRE_FT2), "1000_sq_ft": Decimal(1000)}
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,11 @@ dimension (1 ft = 0.3048 m, 1 acre = 43,560 sq ft, 1 US gallon = 231 cu in, by
 definition), so reading a quantity never imports pint and a determination starts fast
 (DESIGN.md: a cold CLI determination in under 0.3 s). A test checks every factor against
 pint's own definitions.
+
+This is the one table of units of the core: each factor is written here once (``FT``,
+``INCH``, ``GALLON``, ``ACRE_FT2``) and everything else is worked out from it; the design
+checks (``siltfence.core.engineering``) import these rather than writing their own, and
+their labels are this table's labels. tests/unit/test_one_unit_table.py keeps it so.
 """
 
 from __future__ import annotations
@@ -22,23 +27,6 @@ import re
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
-
-# The public contract's default units, written the way pint reads them, with the
-# dimension pint reports for each and the words used in sentences.
-UNITS: dict[str, tuple[str, str, str]] = {
-    # key: (pint unit, pint dimensionality, short label)
-    "ft**2": ("foot ** 2", "[length] ** 2", "sq ft"),
-    "yd**3": ("yard ** 3", "[length] ** 3", "cu yd"),
-    "ft": ("foot", "[length]", "ft"),
-    "acre": ("acre", "[length] ** 2", "acres"),
-    "inch": ("inch", "[length]", "in"),
-    "day": ("day", "[time]", "days"),
-    "hour": ("hour", "[time]", "hours"),
-    "ft/s": ("foot / second", "[length] / [time]", "ft/s"),
-    "um": ("micrometer", "[length]", "µm"),
-    "percent": ("percent", "", "%"),
-    "USD": ("", "", "$"),
-}
 
 MAX_CHARS: Final = 40
 # No measurement of a site is near these (1e12 sq ft is 35,000 square miles); values past
@@ -76,18 +64,22 @@ DIMENSIONS: dict[str, tuple[str, str, str]] = {
     "mass": ("lb", "a mass", "5 kg"),
 }
 
-_FT: Final = 0.3048  # m, exact (1959)
-_LB: Final = 0.45359237  # kg, exact (1959)
+# The exact factors (by definition, 1959) every other factor is worked out from.
+FT: Final = 0.3048  # m per ft
+INCH: Final = 0.0254  # m per in; INCH / FT is 1/12 to the last bit
+GALLON: Final = 3.785411784e-3  # m³ per US gallon (231 cu in); GALLON / FT**3 is 231/1728
+ACRE_FT2: Final = 43_560.0  # sq ft per acre
+_LB: Final = 0.45359237  # kg per lb
 # (spellings, feet per unit, pint's name); the first spelling is the short one.
 _LENGTHS: tuple[tuple[tuple[str, ...], float, str], ...] = (
     (("ft", "foot", "feet"), 1.0, "foot"),
-    (("in", "inch", "inches"), 1 / 12, "inch"),
+    (("in", "inch", "inches"), INCH / FT, "inch"),
     (("yd", "yard", "yards"), 3.0, "yard"),
     (("mi", "mile", "miles"), 5_280.0, "mile"),
-    (("m", "meter", "meters", "metre", "metres"), 1 / _FT, "meter"),
-    (("cm", "centimeter", "centimeters", "centimetre", "centimetres"), 0.01 / _FT, "centimeter"),
-    (("mm", "millimeter", "millimeters", "millimetre", "millimetres"), 0.001 / _FT, "millimeter"),
-    (("km", "kilometer", "kilometers", "kilometre", "kilometres"), 1_000 / _FT, "kilometer"),
+    (("m", "meter", "meters", "metre", "metres"), 1 / FT, "meter"),
+    (("cm", "centimeter", "centimeters", "centimetre", "centimetres"), 0.01 / FT, "centimeter"),
+    (("mm", "millimeter", "millimeters", "millimetre", "millimetres"), 0.001 / FT, "millimeter"),
+    (("km", "kilometer", "kilometers", "kilometre", "kilometres"), 1_000 / FT, "kilometer"),
 )
 _TIMES: tuple[tuple[tuple[str, ...], float, str], ...] = (
     (("s", "sec", "secs", "second", "seconds"), 1.0, "second"),
@@ -121,13 +113,13 @@ def _unit_names() -> dict[str, UnitName]:
             UnitName("volume", feet**3, f"{pint} ** 3"),
         )
     add(("um", "micrometer", "micrometers", "micrometre", "micrometres", "micron", "microns"),
-        UnitName("length", 1e-6 / _FT, "micrometer"))  # fmt: skip
-    add(("sqft", "sf"), UnitName("area", 1.0, "foot ** 2"))
-    add(("acre", "acres", "ac"), UnitName("area", 43_560.0, "acre"))
-    add(("ha", "hectare", "hectares"), UnitName("area", 10_000 / _FT**2, "hectare"))
-    add(("cy", "cuyd"), UnitName("volume", 27.0, "yard ** 3"))
-    add(("gal", "gallon", "gallons"), UnitName("volume", 231 / 1_728, "gallon"))
-    add(("l", "liter", "liters", "litre", "litres"), UnitName("volume", 0.001 / _FT**3, "liter"))
+        UnitName("length", 1e-6 / FT, "micrometer"))  # fmt: skip
+    add(("sqft", "sf"), names["sq ft"])
+    add(("acre", "acres", "ac"), UnitName("area", ACRE_FT2, "acre"))
+    add(("ha", "hectare", "hectares"), UnitName("area", 10_000 / FT**2, "hectare"))
+    add(("cy", "cuyd"), names["cu yd"])
+    add(("gal", "gallon", "gallons"), UnitName("volume", GALLON / FT**3, "gallon"))
+    add(("l", "liter", "liters", "litre", "litres"), UnitName("volume", 0.001 / FT**3, "liter"))
     for spellings, seconds, pint in _TIMES:
         add(spellings, UnitName("time", seconds, pint))
     for length in ("ft", "in", "m", "cm", "mm"):
@@ -140,8 +132,8 @@ def _unit_names() -> dict[str, UnitName]:
         for time in ("s", "sec", "min", "h", "hr", "day"):
             a, b = names[volume], names[time]
             add([f"{volume}/{time}"], UnitName("flow", a.factor / b.factor, f"{a.pint} / {b.pint}"))
-    add(("gpm",), UnitName("flow", 231 / 1_728 / 60, "gallon / minute"))
-    add(("cfs",), UnitName("flow", 1.0, "foot ** 3 / second"))
+    add(("gpm",), names["gal/min"])
+    add(("cfs",), names["cu ft/s"])
     add(("degf", "deg f", "fahrenheit", "degrees fahrenheit", "degree fahrenheit"),
         UnitName("temperature", 1.0, "degree_Fahrenheit"))  # fmt: skip
     add(("degc", "deg c", "celsius", "degrees celsius", "degree celsius"),
@@ -185,6 +177,15 @@ TARGETS: dict[str, tuple[str, str]] = {
     "ft/ft": ("ft/ft", "ft/ft"),
     "percent": ("%", "%"),
     "1": ("ft/ft", ""),
+}
+
+# The public contract's default units: those the ordinance data may name, and their labels.
+UNITS: dict[str, str] = {
+    **{
+        unit: TARGETS[unit][1]
+        for unit in ("ft**2", "yd**3", "ft", "acre", "inch", "day", "hour", "ft/s", "um", "percent")
+    },
+    "USD": "$",
 }
 
 _NUMBER = re.compile(
@@ -303,7 +304,7 @@ def _target(unit: str) -> tuple[str, str]:
 
 def label_of(unit: str) -> str:
     if unit in UNITS:
-        return UNITS[unit][2]
+        return UNITS[unit]
     return TARGETS[unit][1] if unit in TARGETS else unit
 
 
@@ -319,7 +320,7 @@ def to_unit(value: object, unit: str) -> float:
 
 
 def label(unit: str) -> str:
-    return UNITS[unit][2]
+    return UNITS[unit]
 
 
 def format_quantity(value: float, unit: str) -> str:
@@ -332,11 +333,11 @@ def format_quantity(value: float, unit: str) -> str:
     return f"{text} {label(unit)}"
 
 
-# Exact conversions between the units the ordinance data uses, so that comparing a fact
-# with a threshold never needs pint (1 acre is 43,560 sq ft by definition; 1 yd = 3 ft).
+# The conversions between units the ordinance data uses that comparing a fact with a
+# threshold may need, from the factors above (1 acre = 43,560 sq ft, 1 day = 24 hours).
 _EXACT: dict[tuple[str, str], float] = {
-    ("acre", "ft**2"): 43_560.0,
-    ("day", "hour"): 24.0,
+    (source, target): UNIT_NAMES[TARGETS[source][0]].factor / UNIT_NAMES[TARGETS[target][0]].factor
+    for source, target in (("acre", "ft**2"), ("day", "hour"))
 }
 
 

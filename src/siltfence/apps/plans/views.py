@@ -27,9 +27,10 @@ from siltfence.apps.plans.selectors import control_plan_latest
 from siltfence.core.engineering.plan import COMMON_PROPERTIES, KINDS, MEASURE_KINDS, parse_plan
 from siltfence.core.engineering.report import site_areas
 from siltfence.core.engineering.tracking import LAND_USES
-from siltfence.core.engineering.units import ACRE_FT2, fmt
+from siltfence.core.engineering.units import fmt
 from siltfence.core.errors import SiltfenceError
 from siltfence.core.ordinance.loader import load
+from siltfence.core.quantities import ACRE_FT2
 from siltfence.presentation import labels
 from siltfence.presentation.plan_reports import (
     MAX_PLAN_BYTES,

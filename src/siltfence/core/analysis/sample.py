@@ -14,6 +14,7 @@ import numpy as np
 
 from siltfence.core.analysis.vector import Columns, codes
 from siltfence.core.facts import FACTS
+from siltfence.core.quantities import ACRE_FT2
 
 
 def sample_projects(n: int, seed: int = 0) -> Columns:
@@ -25,8 +26,8 @@ def sample_projects(n: int, seed: int = 0) -> Columns:
     area = np.round(np.exp(rng.normal(8.0, 1.5, n)), 0)
     exact = rng.random(n)
     area[exact < 0.02] = 4000.0  # both sides of the thresholds, exactly on them
-    area[(exact >= 0.02) & (exact < 0.03)] = 43560.0
-    area[(exact >= 0.03) & (exact < 0.035)] = 435600.0
+    area[(exact >= 0.02) & (exact < 0.03)] = ACRE_FT2
+    area[(exact >= 0.03) & (exact < 0.035)] = 10 * ACRE_FT2
     values["disturbed_area"] = area
     given["disturbed_area"] = rng.random(n) > 0.03
     at_once = area * rng.uniform(0.2, 1.0, n)

@@ -17,7 +17,8 @@ from shapely.geometry.base import BaseGeometry  # type: ignore[import-untyped]
 from siltfence.core.engineering.geometry import area_ft2
 from siltfence.core.engineering.plan import ControlPlan, SiteFeature
 from siltfence.core.engineering.result import CheckResult, Method, Outcome, Step, make_result
-from siltfence.core.engineering.units import ACRE_FT2, FT, fmt
+from siltfence.core.engineering.units import fmt
+from siltfence.core.quantities import ACRE_FT2, FT
 
 # Each day's union is measured while the phases it unions, day after day, hold at most this
 # many times the positions of all the phases; past it, the faces (see _open_by_start_day).

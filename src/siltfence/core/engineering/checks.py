@@ -43,8 +43,9 @@ from siltfence.core.engineering.stabilization import check_stabilization
 from siltfence.core.engineering.stockpiles import check_stockpile
 from siltfence.core.engineering.storms import DesignStorm
 from siltfence.core.engineering.tracking import check_tracking
-from siltfence.core.engineering.units import FT, fmt
+from siltfence.core.engineering.units import fmt
 from siltfence.core.engineering.values import Values
+from siltfence.core.quantities import FT
 
 
 def design_checks(plan: ControlPlan, values: Values, areas: SiteAreas) -> list[CheckResult]:

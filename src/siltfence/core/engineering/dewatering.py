@@ -28,7 +28,8 @@ from siltfence.core.engineering.settling import (
     QUARTZ_SPECIFIC_GRAVITY,
     settling_velocity,
 )
-from siltfence.core.engineering.units import FT, GALLON, fmt, to_float
+from siltfence.core.engineering.units import fmt, to_float
+from siltfence.core.quantities import FT, GALLON
 
 CHECK = "dewatering"
 M2_PER_FT2 = FT * FT

@@ -24,9 +24,9 @@ from shapely.geometry import shape  # type: ignore[import-untyped]
 from shapely.geometry.base import BaseGeometry  # type: ignore[import-untyped]
 
 from siltfence.core.engineering.errors import GeometryError
-from siltfence.core.engineering.units import ACRE_FT2, FT
 from siltfence.core.errors import SiltfenceError
 from siltfence.core.jsonread import read_json
+from siltfence.core.quantities import ACRE_FT2, FT
 
 # About the state's extent, with a little margin: lon -92.9..-86.2, lat 42.4..47.4.
 WISCONSIN_LON = (-92.9, -86.2)

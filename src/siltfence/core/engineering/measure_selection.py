@@ -20,7 +20,8 @@ from enum import StrEnum
 
 from siltfence.core.engineering.provisions import UNSTATED, Provisions
 from siltfence.core.engineering.result import CheckResult, Method, Outcome, Step, make_result
-from siltfence.core.engineering.units import ACRE_FT2, fmt, to_float
+from siltfence.core.engineering.units import fmt, to_float
+from siltfence.core.quantities import ACRE_FT2
 
 CHECK = "sediment-measure"
 # The rules the choice leads to: the checks of basins, and of fences and bales.

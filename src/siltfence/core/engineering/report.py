@@ -35,9 +35,9 @@ from siltfence.core.engineering.errors import EngineeringInputError
 from siltfence.core.engineering.plan import parse_plan
 from siltfence.core.engineering.result import CheckResult, Method, Outcome, Step, make_result
 from siltfence.core.engineering.standards import Standards, load_standards
-from siltfence.core.engineering.units import ACRE_FT2
 from siltfence.core.engineering.values import Values
 from siltfence.core.errors import FactsError
+from siltfence.core.quantities import ACRE_FT2
 from siltfence.core.rules.determine import Determination
 
 __all__ = ["PlanReport", "SiteAreas", "review_plan", "site_areas"]

@@ -35,7 +35,8 @@ from siltfence.core.engineering.settling import (
     settling_velocity,
 )
 from siltfence.core.engineering.storms import DesignStorm, checked_storms
-from siltfence.core.engineering.units import ACRE_FT2, FT, INCH, fmt, fmt_apart, to_float
+from siltfence.core.engineering.units import fmt, fmt_apart, to_float
+from siltfence.core.quantities import ACRE_FT2, FT, INCH
 
 CHECK = "sediment-basin"
 # Graded, equipment-packed bare soil: common rational-method tables give about 0.3 to 0.6.

@@ -25,6 +25,7 @@ from siltfence.core.engineering.water import (
     WaterProperties,
     water_properties,
 )
+from siltfence.core.quantities import FT
 
 QUARTZ_SPECIFIC_GRAVITY = 2.65
 # Specific gravity is relative to water at 4 °C (999.97 kg/m³), taken as 1000 kg/m³.
@@ -55,7 +56,7 @@ class Settling:
 
     @property
     def velocity_ft_s(self) -> float:
-        return self.velocity / 0.3048
+        return self.velocity / FT
 
     def steps(self, prefix: str = "") -> list[Step]:
         d_um = self.diameter_m * 1e6

@@ -29,7 +29,8 @@ from siltfence.core.engineering.errors import EngineeringInputError
 from siltfence.core.engineering.provisions import UNSTATED, Provisions
 from siltfence.core.engineering.result import CheckResult, Method, Outcome, Step, make_result
 from siltfence.core.engineering.storms import DesignStorm, checked_storms
-from siltfence.core.engineering.units import FT, INCH, fmt, to_float
+from siltfence.core.engineering.units import fmt, to_float
+from siltfence.core.quantities import FT, INCH
 
 CHECK = "sheet-flow"
 # TR-55 (1986) limits sheet flow to 300 ft; past that it gathers into shallow concentrated

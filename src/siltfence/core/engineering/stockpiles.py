@@ -33,7 +33,8 @@ from shapely.geometry.base import BaseGeometry  # type: ignore[import-untyped]
 from siltfence.core.engineering.errors import EngineeringInputError
 from siltfence.core.engineering.provisions import UNSTATED, Provisions
 from siltfence.core.engineering.result import CheckResult, Method, Outcome, Step, make_result
-from siltfence.core.engineering.units import FT, fmt, to_float
+from siltfence.core.engineering.units import fmt, to_float
+from siltfence.core.quantities import FT
 
 CHECK = "stockpile"
 

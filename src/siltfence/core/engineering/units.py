@@ -3,7 +3,10 @@
 Every check takes plain numbers in a documented default unit (US customary, like the
 ordinance: ft, sq ft, gal/min, in/h, °F), a string with a unit ("100 gal/min", "2.5 acre",
 "10 degC"), read by the strict grammar of ``siltfence.core.quantities`` (never by pint's
-expression parser), or a pint Quantity handed over by Python code. pint is imported only
+expression parser), or a pint Quantity handed over by Python code. The units, their labels
+and the factors between them (``FT``, ``INCH``, ``GALLON``, ``ACRE_FT2``) come from
+``siltfence.core.quantities``; this module adds only what the checks need: a few labels of
+their own, standard gravity, and pint for Quantities. pint is imported only
 when a Quantity arrives; its one registry keeps no cache on disk, so a cache another
 install left behind (or broke) can never be read.
 """
@@ -15,70 +18,32 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from siltfence.core.engineering.errors import EngineeringInputError
-from siltfence.core.quantities import UnitMismatch, plausible, read_quantity
+from siltfence.core.quantities import (
+    TARGETS,
+    UNIT_NAMES,
+    UnitMismatch,
+    plausible,
+    read_quantity,
+)
 
 if TYPE_CHECKING:
     import pint
 
-# Labels used in the text of inputs and steps.
+# Labels used in the text of inputs and steps: the table's own (``TARGETS``), hours written
+# short, and units that only the steps of a check show.
 LABELS: dict[str, str] = {
-    "ft": "ft",
-    "ft**2": "sq ft",
-    "ft**3": "cu ft",
-    "yd**3": "cu yd",
-    "acre": "acres",
-    "inch": "in",
-    "in/h": "in/h",
-    "gal/min": "gal/min",
-    "ft**3/s": "cu ft/s",
+    **{unit: words for unit, (_, words) in TARGETS.items()},
+    "hour": "h",
     "ft**2/s": "sq ft/s",
-    "ft/s": "ft/s",
-    "m/s": "m/s",
-    "m": "m",
-    "m**2": "m²",
-    "m**3": "m³",
-    "m**3/s": "m³/s",
-    "um": "µm",
-    "degF": "°F",
-    "degC": "°C",
     "kg/m**3": "kg/m³",
     "Pa*s": "Pa·s",
-    "day": "days",
-    "hour": "h",
-    "s": "s",
-    "min": "min",
-    "ft/ft": "ft/ft",
-    "percent": "%",
-    "1": "",
 }
 
-# How pint spells the units above.
+# How pint spells the units of ``TARGETS``: as the table does, but a ratio is dimensionless.
 _PINT_NAMES: dict[str, str] = {
-    "ft": "foot",
-    "ft**2": "foot ** 2",
-    "ft**3": "foot ** 3",
-    "yd**3": "yard ** 3",
-    "acre": "acre",
-    "inch": "inch",
-    "in/h": "inch / hour",
-    "gal/min": "gallon / minute",
-    "ft**3/s": "foot ** 3 / second",
-    "ft/s": "foot / second",
-    "m": "meter",
-    "m**2": "meter ** 2",
-    "um": "micrometer",
-    "degF": "degree_Fahrenheit",
-    "degC": "degree_Celsius",
-    "day": "day",
-    "hour": "hour",
+    **{unit: UNIT_NAMES[spelling].pint for unit, (spelling, _) in TARGETS.items()},
     "ft/ft": "dimensionless",
-    "percent": "percent",
     "1": "dimensionless",
-    "s": "second",
-    "min": "minute",
-    "m/s": "meter / second",
-    "m**3": "meter ** 3",
-    "m**3/s": "meter ** 3 / second",
 }
 
 _DIMENSION_WORDS: dict[str, str] = {
@@ -92,12 +57,6 @@ _DIMENSION_WORDS: dict[str, str] = {
     "": "pure number",
 }
 
-# Exact conversion factors for plain numbers (no pint needed).
-FT = 0.3048  # m per ft, exact by definition (1959)
-INCH = 0.0254  # m per in
-GALLON = 3.785411784e-3  # m³ per US gallon, exact
-ACRE_FT2 = 43_560.0  # sq ft per acre
-YD3_FT3 = 27.0
 G = 9.80665  # m/s², standard gravity (CGPM 1901)
 
 

@@ -29,10 +29,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
+from siltfence.core.quantities import INCH
 from siltfence.core.timeline.context import next_midnight
 from siltfence.core.timeline.events import Event
 
-MM_PER_INCH = Decimal("25.4")
+MM_PER_INCH = (Decimal(repr(INCH)) * 1000).normalize()  # 25.4, from the one table
 TENTH = Decimal("0.1")
 
 
