@@ -18,8 +18,10 @@ from typing import Any
 
 from django.contrib.syndication.views import Feed
 from django.core.cache import cache
-from django.core.paginator import Paginator
-from django.db.models import Prefetch, QuerySet
+from django.core.paginator import Page, Paginator
+from django.db import connection
+from django.db.models import Count, IntegerField, Prefetch, QuerySet, Window
+from django.db.models.expressions import RawSQL
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -30,7 +32,7 @@ from django.views.decorators.http import require_GET
 
 from siltfence.apps.enforcement.models import EnforcementAction, EnforcementCase, Invoice
 from siltfence.apps.permits.models import Permit, PermitStatus, Site, Village
-from siltfence.presentation.paging import ids_page_counted_with_it
+from siltfence.presentation.paging import MAX_PAGE_TEXT
 from siltfence.presentation.tables import CHUNK, Column, Item, Table
 
 PUBLIC_KINDS = ("stop_work_order", "revocation", "retraction", "compliance")
@@ -283,20 +285,11 @@ def _page_key(request: HttpRequest) -> str:
 
 def _register_page(request: HttpRequest) -> HttpResponse:
     matching, query = _matching(request.GET)
-    # The search is counted and paged on the permits alone; only the page's own rows are
-    # then read with their site, village and orders. A search by text finds its matches
-    # once, with the count beside the page's ids; a list in the order of an index is
-    # counted on its own, and its page is a subquery of the rows' query.
-    number = str(request.GET.get("page", ""))
-    if query["q"]:
-        page = ids_page_counted_with_it(number, matching, PAGE_SIZE)
-    else:
-        page = Paginator(matching.values_list("pk", flat=True), PAGE_SIZE).get_page(number)
-    permits = _with_rows(Permit.objects.filter(pk__in=page.object_list)).order_by(
-        "-issued_on", "-id"
+    page, permit_ids, sites = _page_of_rows(
+        str(request.GET.get("page", "")), matching, _sites_without_permit(query), bool(query["q"])
     )
-    cases = list(_sites_without_permit(query)[:PAGE_SIZE])
-    rows = list(_rows(permits, cases if page.number == 1 else []))
+    permits = _with_rows(Permit.objects.filter(pk__in=permit_ids)).order_by("-issued_on", "-id")
+    rows = list(_rows(permits, sites))
     features = [_feature(r) for r in rows if r["point"]]
     from urllib.parse import urlencode
 
@@ -314,6 +307,96 @@ def _register_page(request: HttpRequest) -> HttpResponse:
             "features": {"type": "FeatureCollection", "features": features},
         },
     )
+
+
+# The register's rows, in the order of every page and every download: the permits the
+# search finds, newest first, then the sites without a permit that have a public order,
+# the newest case first. A page is ``PAGE_SIZE`` rows of that one sequence, wherever it
+# falls: all permits, the last permits and the first sites, or sites alone.
+PageOfRows = tuple["Page[int]", Iterable[int], QuerySet[EnforcementCase]]
+
+
+def _page_of_rows(
+    number_text: str,
+    permits: QuerySet[Permit],
+    sites: QuerySet[EnforcementCase],
+    searched: bool,
+) -> PageOfRows:
+    """The page ``number_text`` of the register's rows (any text gets a page, as Django's
+    paginator gives it): the page (its ``object_list`` the positions of its rows in the
+    sequence, for the page links and the count), the ids of its permits and its sites.
+
+    Only the page's own rows are then read with their site, village and orders. Both are
+    counted in one query, and the page's permits are a subquery of the rows' query. A
+    search by text finds its permits once, with both counts beside the page's ids; only a
+    page with no permit on it (the sites' pages, or past the end) is then counted on its
+    own."""
+    if searched:
+        found = _searched_page_of_rows(number_text, permits, sites)
+        if found is not None:
+            return found
+    many_permits, many_sites = _counts(permits, sites)
+    page = Paginator(range(many_permits + many_sites), PAGE_SIZE).get_page(number_text)
+    bottom = (page.number - 1) * PAGE_SIZE
+    top = bottom + PAGE_SIZE
+    ids: Iterable[int] = []
+    if bottom < many_permits:
+        ids = permits.values_list("pk", flat=True)[bottom : min(top, many_permits)]
+    return page, ids, _sites_on_page(sites, bottom, top, many_permits)
+
+
+def _searched_page_of_rows(
+    number_text: str, permits: QuerySet[Permit], sites: QuerySet[EnforcementCase]
+) -> PageOfRows | None:
+    """The page of a search by text, read with both counts in one query, or None when
+    the page wanted has no permit on it (or is no page number: the paginator says which
+    page it is)."""
+    try:
+        wanted = int(number_text) if len(number_text) <= MAX_PAGE_TEXT else 0
+    except ValueError:
+        wanted = 1
+    if wanted < 1:
+        return None
+    bottom = (wanted - 1) * PAGE_SIZE
+    top = bottom + PAGE_SIZE
+    sql, params = _count_sql(sites)
+    found = list(
+        permits.annotate(
+            in_all=Window(Count("*")), sites=RawSQL(sql, params, output_field=IntegerField())
+        ).values_list("pk", "in_all", "sites")[bottom:top]
+    )
+    if not found:
+        return None
+    many_permits, many_sites = found[0][1], found[0][2]
+    page = Paginator(range(many_permits + many_sites), PAGE_SIZE).page(wanted)
+    ids = [pk for pk, _, _ in found]
+    return page, ids, _sites_on_page(sites, bottom, top, many_permits)
+
+
+def _sites_on_page(
+    sites: QuerySet[EnforcementCase], bottom: int, top: int, many_permits: int
+) -> QuerySet[EnforcementCase]:
+    """The sites on the page of rows ``bottom`` to ``top``: they follow the permits."""
+    if top <= many_permits:
+        return sites.none()
+    return sites[max(bottom - many_permits, 0) : top - many_permits]
+
+
+def _count_sql(queryset: QuerySet[Any]) -> tuple[str, tuple[Any, ...]]:
+    """``(SELECT COUNT(*) ...)`` of the rows of ``queryset``, as SQL and its parameters
+    (a subquery of the ids: a ``DISTINCT`` of the queryset counts its rows, not its joins)."""
+    sql, params = queryset.order_by().values("pk").query.sql_with_params()
+    return f"(SELECT COUNT(*) FROM ({sql}) counted)", tuple(params)
+
+
+def _counts(permits: QuerySet[Permit], sites: QuerySet[EnforcementCase]) -> tuple[int, int]:
+    """How many permits and how many sites without a permit, read in one query."""
+    permits_sql, permits_params = _count_sql(permits)
+    sites_sql, sites_params = _count_sql(sites)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {permits_sql}, {sites_sql}", (*permits_params, *sites_params))
+        many_permits, many_sites = cursor.fetchone()
+    return int(many_permits), int(many_sites)
 
 
 def _feature(row: dict[str, Any]) -> dict[str, Any]:
