@@ -787,6 +787,13 @@ MUTATIONS = (
         "day = when.astimezone(datetime.UTC).date()",
         ("tests/integration/test_letters_say_the_law_of_their_day.py",),
     ),
+    Mutation(
+        "the register shows the sites without a permit from the first page's start on every page",
+        "src/siltfence/apps/enforcement/register.py",
+        "return sites[max(bottom - many_permits, 0) : top - many_permits]",
+        "return sites[0 : top - bottom]",
+        ("tests/integration/test_register_sites_without_permit.py",),
+    ),
 )
 
 
