@@ -6,22 +6,28 @@ never a 500, a traceback or a hang.
 
 from __future__ import annotations
 
+import datetime
+import functools
+import html
 import io
 import json
 import os
+import re
 import subprocess
 import sys
-import time
 from contextlib import redirect_stderr, redirect_stdout
 from datetime import timedelta
 from unittest import mock
 
+import pint
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hanging import returns_within
 from siltfence.cli.main import run
 from siltfence.core.facts import FACTS
+from siltfence.core.quantities import MAX_MAGNITUDE, UNIT_NAMES
 
 pytestmark = pytest.mark.django_db
 
@@ -57,6 +63,53 @@ QUANTITY_TEXT = st.one_of(
     ),
 )
 DATE_TEXT = st.one_of(st.sampled_from(HOSTILE_DATES), st.text(max_size=30))
+# Spencer's chapter was adopted on 1993-10-04; a day before it is refused naming "on".
+ADOPTED = "1993-10-04"
+PINT_NAMES = {"ft**2": "foot ** 2", "yd**3": "yard ** 3", "ft": "foot"}
+UNIT_LABELS = {"ft**2": "sq ft", "yd**3": "cu yd", "ft": "ft"}
+# The facts a finding of Spencer's states, and the words after the quantity.
+SHOWN_AS = {
+    "disturbed_area": "disturbed",
+    "excavation_fill_volume": "of excavation and fill",
+    "underground_pipe_length": "of underground pipe",
+}
+REGISTRY = pint.UnitRegistry(cache_folder=None)
+# A number as typed, then maybe a unit: the shapes whose value is worked out below.
+TYPED = re.compile(r"\s*([-+]?[0-9,]*\.?[0-9]*(?:[eE][-+]?[0-9]+)?)\s*(.*?)\s*", re.ASCII)
+
+
+def in_force_on(on: str, *, empty_is_today: bool = False) -> bool:
+    """A real day written YYYY-MM-DD, from the chapter's adoption to 2100 (or, on the
+    forms, an empty day: today)."""
+    if on == "" and empty_is_today:
+        return True
+    if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", on):
+        return False
+    try:
+        day = datetime.date.fromisoformat(on)
+    except ValueError:
+        return False
+    return on >= ADOPTED and day.year <= 2100
+
+
+def typed_value(typed: str, unit: str) -> float | None:
+    """What ``typed`` is in the fact's ``unit``, worked out by pint from the number and the
+    unit written (1 acre = 43,560 sq ft), not by siltfence; None for text of another shape."""
+    match = TYPED.fullmatch(typed)
+    if match is None:
+        return None
+    number, spelling = match.groups()
+    try:
+        magnitude = float(number.replace(",", ""))
+    except ValueError:
+        return None
+    if not spelling:
+        return magnitude  # a plain number is in the fact's own unit
+    spelling = spelling.lower().replace("²", "^2").replace("³", "^3")
+    if spelling not in UNIT_NAMES:
+        return None
+    quantity = REGISTRY.Quantity(magnitude, UNIT_NAMES[spelling].pint)
+    return float(quantity.to(PINT_NAMES[unit]).magnitude)
 
 
 # -- the API -----------------------------------------------------------------------------
@@ -70,10 +123,8 @@ def api(client, body: str, path: str = "/api/v1/determinations"):
 def test_the_api_refuses_a_hostile_quantity_at_once_naming_the_fact(client, typed):
     body = {"jurisdiction": "spencer-wi", "on": "2026-06-01", "facts": {"disturbed_area": 1}}
     assert api(client, json.dumps(body)).status_code == 200  # the first request loads the app
-    start = time.perf_counter()
     body = {"jurisdiction": "spencer-wi", "on": "2026-06-01", "facts": {"disturbed_area": typed}}
-    response = api(client, json.dumps(body))
-    assert time.perf_counter() - start < 2
+    response = returns_within(api, client, json.dumps(body))  # a hang fails; speed is bench's
     assert response.status_code == 400
     assert response.json()["field"] == "disturbed_area"
     assert response.json()["detail"].startswith("facts.disturbed_area: ")
@@ -133,8 +184,19 @@ def test_any_quantity_and_date_sent_to_the_api_is_answered_or_refused_naming_it(
     body = {"jurisdiction": "spencer-wi", "on": on, "facts": {key: typed}}
     response = api(client, json.dumps(body))
     assert response.status_code in (200, 400), response.content[:200]
+    answer = response.json()
     if response.status_code == 400:
-        assert response.json()["field"] in (key, "on")
+        assert answer["field"] in (key, "on")
+        # The day is read first: a good day means the quantity was what was refused.
+        assert answer["field"] == ("on" if not in_force_on(on) else key), answer
+        assert answer["detail"].startswith("on: " if answer["field"] == "on" else f"facts.{key}: ")
+        return
+    assert in_force_on(on) and answer["evaluated_on"] == on
+    read = answer["facts"][key]
+    assert 0 <= read <= MAX_MAGNITUDE
+    expected = typed_value(typed, FACTS[key].unit)
+    if expected is not None:  # text of another shape: the bounds only
+        assert read == pytest.approx(expected, rel=1e-9, abs=1e-12), (typed, read)
 
 
 # -- the home page form ------------------------------------------------------------------
@@ -164,10 +226,32 @@ def test_the_home_page_form_refuses_a_date_not_written_yyyy_mm_dd(client, on):
 def test_any_quantity_and_date_typed_on_the_home_page_is_answered_or_named(client, key, typed, on):
     response = client.post(ANSWER, {"jurisdiction": "spencer-wi", "on": on, key: typed})
     assert response.status_code in (200, 400)
+    page = response.content.decode()
     if response.status_code == 400:
         assert f'data-field="{key}"'.encode() in response.content or (
             b'data-field="on"' in response.content
         )
+        assert 'role="alert"' in page
+        if not in_force_on(on, empty_is_today=True):
+            assert 'data-field="on"' in page
+        else:
+            assert f'data-field="{key}"' in page
+        return
+    assert in_force_on(on, empty_is_today=True)
+    assert re.search(
+        rf"judged on {re.escape(on) if on else '[0-9]{4}-[0-9]{2}-[0-9]{2}'}</p>", page
+    )
+    if key not in SHOWN_AS:
+        return  # a fact no finding of Spencer's states
+    label = UNIT_LABELS[FACTS[key].unit]
+    shown = re.search(rf"(-?[0-9,]+(?:\.[0-9]*)?) {label}( \(none given\))? {SHOWN_AS[key]}", page)
+    assert shown is not None, page
+    if typed.strip() == "":  # an empty box is a fact not given
+        assert shown[2] is not None and shown[1] == "0"
+        return
+    expected = typed_value(typed.strip(), FACTS[key].unit)
+    if expected is not None:  # shown to two decimals
+        assert abs(float(shown[1].replace(",", "")) - expected) <= 0.005 + 1e-9 * expected
 
 
 # -- the portal's apply link -------------------------------------------------------------
@@ -219,6 +303,18 @@ def test_any_quantity_and_date_in_the_apply_link_is_shown_or_sent_back(applicant
     assert response.status_code in (200, 302)
     if response.status_code == 302:
         assert response["Location"] == "/"
+        *_, message = [str(m) for m in response.wsgi_request._messages]
+        field = "on" if not in_force_on(on, empty_is_today=True) else f"facts.{key}"
+        assert message.startswith(f"Start from the permit check: {field}: "), message
+        return
+    assert in_force_on(on, empty_is_today=True)
+    # The application form carries the facts and the day on, exactly as they came.
+    page = response.content.decode()
+    facts = re.search(r'<input type="hidden" name="facts" value="([^"]*)"', page)
+    day = re.search(r'<input type="hidden" name="on" value="([^"]*)"', page)
+    assert facts is not None and day is not None, page
+    assert json.loads(html.unescape(facts[1])) == {key: typed}
+    assert html.unescape(day[1]) == on
 
 
 # -- the design-check page and its PDF ---------------------------------------------------
@@ -296,8 +392,11 @@ def siltfence(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_shapes_that_once_hung_the_cli_exit_2_at_once_with_one_line():
-    start = time.perf_counter()
-    run_ = siltfence(
+    # A whole new interpreter that imports siltfence: about 0.3 s, 1.2 s with nothing compiled
+    # yet (no bytecode, no ordinance cache), so 15 s, over ten times the coldest run, not the
+    # 5 s of one request. Only a hang fails it; how fast is bench's.
+    determine = functools.partial(
+        siltfence,
         "determine",
         "--jurisdiction",
         "spencer-wi",
@@ -307,7 +406,7 @@ def test_the_shapes_that_once_hung_the_cli_exit_2_at_once_with_one_line():
         "-",
         stdin=json.dumps({"disturbed_area": "1 mile^2 ** 100"}),
     )
-    assert time.perf_counter() - start < 30
+    run_ = returns_within(determine, seconds=15)
     assert run_.returncode == 2 and run_.stdout == ""
     assert run_.stderr.startswith("siltfence: facts.disturbed_area: could not read ")
     assert run_.stderr.count("\n") == 1

@@ -4,11 +4,13 @@ Django's test client. The storms are the ones worked out by hand from the Milwau
 
 from __future__ import annotations
 
+import datetime
 import json
+import re
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 pytestmark = pytest.mark.django_db
@@ -126,11 +128,75 @@ def test_duties_with_a_bad_rain_file_are_a_400_not_a_500(client):
     units=st.one_of(st.none(), st.text(max_size=8)),
     start=st.text(max_size=12),
 )
+@example(file=BY_STATION, station=None, site=None, units=None, start="2024-05-01")
+@example(file=BY_STATION, station=" usw00014839", site="42.8,-89.6", units="mm", start="2024-05-20")
+@example(file=BY_STATION, station="USW00014838", site=None, units=None, start="2024-05-01")
+@example(file=BY_STATION, station="nope", site=None, units=None, start="2024-05-01")
+@example(file=BY_STATION, station=None, site="north", units=None, start="2024-05-01")
+@example(file=BY_STATION, station=None, site=None, units=None, start="May 1")
 def test_any_storms_body_is_answered_200_or_400(client, file, station, site, units, start):
     body = storms_body(file=file, station=station, site=site, units=units)
     body["from"] = start
     response = post(client, "/api/v1/rain/storms", body)
     assert response.status_code in (200, 400), response.content
+    answer = response.json()
+    # The body is read in this order, and the first field found wrong is the one named.
+    wrong = [
+        name
+        for name, bad in [
+            ("from", not is_day(start)),
+            ("site", site is not None and not is_point(site)),
+            ("station", station is not None and not is_station(station)),
+        ]
+        if bad
+    ]
+    if response.status_code == 400:
+        assert answer["detail"].startswith(f"{answer['field']}: "), answer
+        if wrong:
+            assert answer["field"] == wrong[0], answer
+        else:  # the file, its units, or a period the file or the rule cannot give
+            assert answer["field"] in ("rain", "to", "from"), answer
+        return
+    assert not wrong, answer
+    assert (answer["jurisdiction"], answer["from"], answer["to"]) == (
+        "new-glarus-wi",
+        start,
+        "2024-05-31",
+    )
+    if station is not None:
+        assert answer["station"]["id"] == station.strip().upper()
+    days = (datetime.date(2024, 5, 31) - datetime.date.fromisoformat(start)).days + 1
+    assert 0 <= answer["missing_days"] <= days
+    for storm in answer["storms"]:
+        assert start <= storm["first_day"] <= storm["last_day"] <= "2024-05-31"
+        assert storm["mm"] > 0
+
+
+def is_day(text: str) -> bool:
+    """YYYY-MM-DD, a real day from 1900 to 2100."""
+    if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text):
+        return False
+    try:
+        return 1900 <= datetime.date.fromisoformat(text).year <= 2100
+    except ValueError:
+        return False
+
+
+def is_point(text: str) -> bool:
+    """LAT,LON in decimal degrees."""
+    try:
+        latitude, longitude = (float(part) for part in text.split(","))
+    except ValueError:
+        return False
+    return -90 <= latitude <= 90 and -180 <= longitude <= 180
+
+
+def is_station(text: str) -> bool:
+    """A NOAA ID of 11 letters and digits, or SITE-/GAUGE- and a name, in any case."""
+    cleaned = text.strip().upper()
+    return cleaned.isascii() and bool(
+        re.fullmatch(r"[A-Z]{2}[A-Z0-9]{9}|(SITE|GAUGE)-[A-Z0-9][A-Z0-9-]{0,33}", cleaned)
+    )
 
 
 def test_duties_take_the_unit_of_a_cdo_file_that_cannot_tell(client):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from datetime import timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -19,7 +20,7 @@ from hypothesis import strategies as st
 
 from hanging import returns_within
 from siltfence.core.engineering.errors import EngineeringInputError
-from siltfence.core.engineering.plan import parse_plan
+from siltfence.core.engineering.plan import ControlPlan, parse_plan
 from siltfence.core.engineering.units import to_float
 from siltfence.core.errors import FactsError, SiltfenceError
 from siltfence.core.facts import FACTS, parse_facts
@@ -345,12 +346,74 @@ def test_any_value_of_a_plan_quantity_is_read_or_refused_naming_its_path(field, 
     plan = copy.deepcopy(PLANS[name])
     path = setter(plan, value)
     try:
-        parse_plan(plan)
+        parsed = parse_plan(plan)
     except EngineeringInputError as exc:
         assert exc.field == path
+        assert str(exc).startswith(f"{path}: ")
+        return
+    stored = _stored(parsed, path)
+    if value is None:
+        assert stored is None
+        return
+    assert isinstance(stored, float) and _within_bounds(stored)
+    expected = _as_typed(value, PLAN_UNITS[field])
+    if expected is not None:  # text outside the shapes worked out here: bounds only
+        assert stored == pytest.approx(expected, rel=1e-9, abs=1e-12)
 
 
 PLANS = {name: _plan(name) for name, _setter in PLAN_FIELDS.values()}
+# The unit each plan quantity is held in (docs/plan-format.md), as pint names it.
+PLAN_UNITS = {
+    "stockpile volume": "yard ** 3",
+    "stockpile days": "day",
+    "stockpile drainage length": "foot",
+    "basin depth": "foot",
+    "basin drainage area": "foot ** 2",
+    "basin runoff coefficient": "dimensionless",
+    "sheet-flow adjacent area": "foot ** 2",
+    "sheet-flow length": "foot",
+    "sheet-flow slope": "dimensionless",
+    "sheet-flow manning n": "dimensionless",
+    "sheet-flow runoff coefficient": "dimensionless",
+    "dewatering pumping rate": "gallon / minute",
+    "dewatering device diameter": "foot",
+    "dewatering device area": "foot ** 2",
+    "dewatering water temperature": "degree_Fahrenheit",
+}
+# A number as typed, then maybe a unit: the shapes whose value is worked out below.
+_TYPED = re.compile(r"\s*([-+]?[0-9,]*\.?[0-9]*(?:[eE][-+]?[0-9]+)?)\s*(.*?)\s*", re.ASCII)
+
+
+def _as_typed(value: object, unit: str) -> float | None:
+    """What ``value`` is in ``unit`` (pint's name), worked out by pint from the number and
+    the unit typed, not by siltfence; None for text of another shape."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)  # a plain number is in the field's own unit
+    if not isinstance(value, str) or (match := _TYPED.fullmatch(value)) is None:
+        return None
+    number, spelling = match.groups()
+    try:
+        magnitude = float(number.replace(",", ""))
+    except ValueError:
+        return None
+    if not spelling:
+        return magnitude
+    if spelling not in UNIT_NAMES:
+        return None
+    return float(REGISTRY.Quantity(magnitude, UNIT_NAMES[spelling].pint).to(unit).magnitude)
+
+
+def _stored(plan: ControlPlan, path: str) -> object:
+    """The value ``parse_plan`` kept for the field at ``path``."""
+    if match := re.fullmatch(r"plan\.site\.features\[(\d+)\]\.properties\.(\w+)", path):
+        feature = plan.features[int(match[1])]
+        assert feature.field == f"plan.site.features[{match[1]}]"
+        return feature.properties[match[2]]
+    if match := re.fullmatch(r"plan\.(\w+)\[0\]\.(\w+)", path):
+        return getattr(getattr(plan, match[1])[0], match[2])
+    match = re.fullmatch(r"plan\.(\w+)\.(\w+)", path)
+    assert match is not None, path
+    return getattr(getattr(plan, match[1]), match[2])
 
 
 @FAST

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import ast
+import csv
 import datetime
+import io
+import json
+import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from siltfence.core.analysis import (
@@ -18,7 +23,9 @@ from siltfence.core.analysis import (
     with_proposed,
 )
 from siltfence.core.errors import SiltfenceError
+from siltfence.core.facts import FACTS
 from siltfence.core.ordinance.loader import load
+from siltfence.core.quantities import MAX_MAGNITUDE
 
 ON = datetime.date(2026, 6, 1)
 # Spencer § 413-7A(3): 4,000 sq ft or more needs a permit; § 413-8B/C: one acre
@@ -139,15 +146,69 @@ def test_a_bad_projects_file_names_the_row_and_column(tmp_path: Path, text: str,
     assert says in str(refused.value)
 
 
+def rows_of(text: str) -> tuple[list[str], list[dict[str, object]]]:
+    """The columns and projects of a projects file, as Python's own csv and json modules
+    read it (a JSON Lines file when its first line starts with ``{``)."""
+    lines = list(io.StringIO(text, newline=""))
+    if lines and lines[0].lstrip().startswith("{"):
+        records = [json.loads(line) for line in lines if line.strip()]
+        names = list(dict.fromkeys(key for record in records for key in record))
+        return names, [{k: r.get(k) for k in names} for r in records]
+    header, *rows = csv.reader(io.StringIO(text, newline=""))
+    return header, [
+        {k: (c if c != "" else None) for k, c in zip(header, row, strict=True)} for row in rows
+    ]
+
+
+def expected_cell(key: str, cell: object) -> object:
+    """What a cell reads as: its fact's default where not given; None where only the
+    bounds are checked (a quantity written with a unit)."""
+    spec = FACTS[key]
+    if spec.kind == "quantity":
+        if cell is None:
+            return 0.0
+        try:
+            return float(cell)  # type: ignore[arg-type]  # a plain number, in the default unit
+        except (TypeError, ValueError):
+            return None
+    if spec.kind == "bool":
+        if cell is None:
+            return bool(spec.default)
+        return cell if isinstance(cell, bool) else str(cell).strip().lower() in {"true", "yes", "1"}
+    choice = spec.default if cell is None else cell
+    return spec.choices.index(choice) if choice in spec.choices else -1
+
+
 @settings(deadline=2000, max_examples=60)
 @given(st.text(max_size=300))
+@example("disturbed_area,road_work,land_use\n5000,yes,residential\n,0,\n1.2 acre, TRUE ,other\n")
+@example('{"disturbed_area": 5000, "road_work": true}\n\n{"land_use": "commercial"}\n')
+@example("\n\n")
 def test_any_text_is_read_or_refused_with_a_row(tmp_path_factory, text):
     path = tmp_path_factory.mktemp("fuzz") / "projects"
     path.write_text(text, encoding="utf-8")
     try:
-        read_projects(path)
+        columns = read_projects(path)
     except ProjectsError as exc:
         assert str(exc).startswith("row ")
+        named = re.match(r"row (\d+)(?:, column (.+?))?: ", str(exc))
+        assert named is not None, str(exc)
+        assert int(named[1]) <= text.count("\n") + text.count("\r") + 1
+        if named[2] is not None:  # the column named is one the file has
+            assert ast.literal_eval(named[2]) in text
+        return
+    names, projects = rows_of(text)
+    assert columns.n == len(projects)
+    assert sorted(columns.values) == sorted(columns.given) == sorted(names)
+    for key in names:
+        cells = [project[key] for project in projects]
+        assert list(columns.given[key]) == [cell is not None for cell in cells]
+        for read, cell in zip(columns.values[key], cells, strict=True):
+            expected = expected_cell(key, cell)
+            if expected is None:
+                assert FACTS[key].kind == "quantity" and 0 <= read <= MAX_MAGNITUDE
+            else:
+                assert read == expected, (key, cell)
 
 
 def test_a_parquet_file_reads_like_the_csv(tmp_path: Path):

@@ -489,6 +489,19 @@ def test_any_list_is_read_up_to_its_bound_and_refused_past_it(data):
         size = max(size, present)
         plan, where = with_features(field, size), "plan.site.features"
     if size <= bound:
-        parse_plan(plan)
+        parsed = parse_plan(plan)
+        if field in LISTS:
+            assert len(getattr(parsed, field)) == size
+        elif field == "features":
+            assert len(parsed.features) == size
+        else:
+            assert len(parsed.of_kind(field)) == size
+        return
+    error = refused(plan)
+    assert error.field == where
+    if field in LISTS:
+        assert str(error) == f"{where}: at most {bound:,} {LISTS[field][1]}; got {size:,}"
+    elif field == "features":
+        assert str(error) == f"{where}: at most {bound:,} features; got {size:,}"
     else:
-        assert refused(plan).field == where
+        assert str(error) == f"{where}: at most {bound:,} {field} features; got {size:,}"

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import datetime
 import io
+import re
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from tests.unit.rain.helpers import CHICAGO, FIXTURES
 
@@ -83,13 +84,58 @@ def test_any_site_text_is_a_point_or_a_site_error(text):
     assert -90 <= latitude <= 90 and -180 <= longitude <= 180
 
 
+# The Climate Data Online fixture, worked out by hand: its station, and each day's PRCP as
+# written, in tenths of a mm (half up) read as inches (x 254) and as millimetres (x 10).
+CDO_STATION = "USW00014839"
+CDO_DAYS = {  # day: hundredths as written ("0.31")
+    datetime.date(2017, 4, 25): 0,
+    datetime.date(2017, 4, 26): 31,
+    datetime.date(2017, 4, 27): 49,
+    datetime.date(2017, 4, 28): 0,
+    datetime.date(2017, 4, 29): 47,
+}
+CDO_MISSING = {datetime.date(2017, 4, 30)}  # PRCP empty
+# A station as typed is its ID once spaces are trimmed and letters capitalized: NOAA's 11
+# letters and digits, or SITE-/GAUGE- and a name.
+STATION_FORMS = re.compile(r"[A-Z]{2}[A-Z0-9]{9}|(SITE|GAUGE)-[A-Z0-9][A-Z0-9-]{0,33}")
+
+
+def cdo_tenths(hundredths: int, units: str | None) -> int:
+    if units == "mm":  # "0.31" mm is 3.1 tenths of a mm
+        return (hundredths * 10 + 50) // 100
+    return (hundredths * 254 + 50) // 100  # inches, given or decided by the two decimals
+
+
 @settings(deadline=1000, max_examples=300)
 @given(st.text(max_size=60), st.sampled_from([None, "inch", "mm", "furlong"]))
+@example(CDO_STATION, None)
+@example(f"  {CDO_STATION.lower()}\t", "inch")
+@example(CDO_STATION, "mm")
+@example(CDO_STATION, "furlong")
+@example("USW00014838", "inch")
 def test_any_station_and_units_give_an_answer_or_a_clear_error(station, units):
     from siltfence.core.errors import SiltfenceError
 
     content = (FIXTURES / "cdo-standard.csv").read_bytes()
+    cleaned = station.strip().upper()
     try:
-        open_rain(io.BytesIO(content), zone=CHICAGO, station=station, units=units)
+        source = open_rain(io.BytesIO(content), zone=CHICAGO, station=station, units=units)
     except SiltfenceError as error:
         assert str(error).startswith(("station: ", "rain: "))
+        if not (cleaned.isascii() and STATION_FORMS.fullmatch(cleaned)):
+            assert error.field == "station"
+            assert str(error).startswith("station: expected a NOAA station ID")
+        elif units == "furlong":
+            assert error.field == "rain"
+            assert str(error) == 'rain: units: expected "inch" or "mm", got \'furlong\''
+        else:
+            assert cleaned != CDO_STATION
+            assert error.field == "rain"
+            assert (
+                str(error) == f"rain: the file holds no precipitation values of station {cleaned}"
+            )
+        return
+    assert cleaned == CDO_STATION and units != "furlong"
+    assert source.record.station == CDO_STATION
+    assert source.record.days == {day: cdo_tenths(h, units) for day, h in CDO_DAYS.items()}
+    assert source.record.missing == CDO_MISSING
