@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 from decimal import Decimal
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import factories
 import pytest
@@ -13,13 +14,20 @@ from board_helpers import roll_all_present, seat_board
 from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from siltfence.apps.appeals.models import Appeal
 from siltfence.apps.audit.models import AuditEvent
 from siltfence.apps.enforcement import services as s
-from siltfence.apps.enforcement.models import ComplaintSlot, EnforcementAction, Violation
+from siltfence.apps.enforcement.models import (
+    ComplaintSlot,
+    EnforcementAction,
+    EnforcementCase,
+    EnforcementDocument,
+    ServiceRecord,
+    Violation,
+)
 from siltfence.apps.enforcement.services import ActionRefused
 
 pytestmark = pytest.mark.django_db
@@ -52,6 +60,26 @@ texts = st.one_of(
         ]
     ),
 )
+
+
+CHICAGO = ZoneInfo("America/Chicago")
+# A day a few days back (the village's work in ``_worked_case`` began 25 days ago).
+RECENT = (datetime.date.today() - datetime.timedelta(days=3)).isoformat()
+
+
+def _when(typed: str) -> datetime.datetime:
+    """A date and time typed on a form, read as the village's local time."""
+    moment = datetime.datetime.fromisoformat(typed.strip())
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=CHICAGO)
+
+
+def _day(typed: str) -> datetime.date:
+    return datetime.date.fromisoformat(typed.strip())
+
+
+def _citation(typed: str) -> str:
+    """A section typed as the record keeps it: "413-7B(4)" -> "§ 413-7B(4)"."""
+    return "§ " + " ".join(typed.split()).removeprefix("§").strip()
 
 
 def _one_message(response: Any) -> str:
@@ -136,8 +164,16 @@ def test_the_complaint_form_refuses_hostile_input_by_field(
         assert Violation.objects.count() == before + 1
 
 
-@FUZZ
+@settings(FUZZ, max_examples=39)
 @given(provision=texts, description=texts, days_from=texts, days_to=texts, party=texts, role=texts)
+@example(
+    provision=" 413-7B(4) ",
+    description="  Silt fence down along the east lot line ",
+    days_from="2026-07-01",
+    days_to="2026-07-03",
+    party="  Acme Grading ",
+    role="subcontractor",
+)
 def test_recording_a_violation_refuses_hostile_input_by_field(
     people: factories.People,
     provision: str,
@@ -150,6 +186,7 @@ def test_recording_a_violation_refuses_hostile_input_by_field(
     client = Client()
     client.force_login(people.staff[factories.SPENCER], backend=factories.ModelBackend)
     before = AuditEvent.objects.count()
+    rows = (Violation.objects.count(), EnforcementCase.objects.count())
     response = client.post(
         reverse("enforcement:violation-new"),
         {
@@ -187,6 +224,25 @@ def test_recording_a_violation_refuses_hostile_input_by_field(
         }
         _label_first(_one_message(response), labels)
         assert AuditEvent.objects.count() == before
+        assert (Violation.objects.count(), EnforcementCase.objects.count()) == rows
+        return
+    # Recorded: one violation, holding what was typed (trimmed; the section cited as such).
+    assert Violation.objects.count() == rows[0] + 1
+    assert AuditEvent.objects.count() > before
+    violation = Violation.objects.latest("pk")
+    assert response["Location"] == reverse("enforcement:case", args=[violation.case_id])
+    clean = lambda v: v.replace("\x00", "").strip()  # noqa: E731
+    assert (violation.village_id, violation.source, violation.status) == (
+        factories.SPENCER,
+        "observation",
+        "found",
+    )
+    assert violation.provision == _citation(clean(provision))
+    assert violation.description == clean(description)
+    assert violation.days_from == _day(clean(days_from))
+    assert violation.days_to == (_day(clean(days_to)) if clean(days_to) else None)
+    assert (violation.party_name, violation.party_role) == (clean(party), clean(role))
+    assert violation.address == "1 Main St"
 
 
 @FUZZ
@@ -222,8 +278,9 @@ def test_the_interest_rate_setting_refuses_hostile_input_by_field(
         assert 0 <= entry.annual_percent <= 100 and entry.authority
 
 
-@FUZZ
+@settings(FUZZ, max_examples=39)
 @given(at=texts, text=texts)
+@example(at=" 2026-07-02T09:30 ", text="  Stop grading; no permit is in force. ")
 def test_a_step_form_refuses_hostile_dates_and_words_by_field(
     people: factories.People, at: str, text: str
 ) -> None:
@@ -241,6 +298,7 @@ def test_a_step_form_refuses_hostile_dates_and_words_by_field(
     client = Client()
     client.force_login(staff, backend=factories.ModelBackend)
     before = EnforcementAction.objects.count()
+    written = (EnforcementDocument.objects.count(), ServiceRecord.objects.count())
     response = client.post(
         reverse("enforcement:case-step", args=[case.pk, "notice-to-cease"]),
         {"at": at.replace("\x00", ""), "text": text.replace("\x00", "")},
@@ -251,16 +309,35 @@ def test_a_step_form_refuses_hostile_dates_and_words_by_field(
     if message != "Notice to cease recorded.":
         _label_first(message, {"Date and time", "Words", "Note", "Date", "Notice"})
         assert EnforcementAction.objects.count() == before
+        assert (EnforcementDocument.objects.count(), ServiceRecord.objects.count()) == written
+        return
+    # Recorded: one notice to cease on this case, at the time typed, with the words typed,
+    # and its written notice.
+    assert EnforcementAction.objects.count() == before + 1
+    [action] = EnforcementAction.objects.filter(case=case, kind="notice_to_cease")
+    assert action.at == _when(at.replace("\x00", ""))
+    assert action.note == text.replace("\x00", "").strip()
+    assert action.taken_by_id == staff.pk
+    assert [d.kind for d in action.documents.all()] == ["notice_to_cease"]
+    assert EnforcementDocument.objects.count() == written[0] + 1
 
 
-@FUZZ
+@settings(FUZZ, max_examples=39)
 @given(name=texts, standing=texts, grounds=texts, filed_on=texts, kind=texts)
+@example(
+    name="  Jo Owner ",
+    standing="landowner",
+    grounds="  The lot is too steep for the rule. ",
+    filed_on="2026-07-01",
+    kind="variance",
+)
 def test_filing_an_appeal_refuses_hostile_input_by_field(
     people: factories.People, name: str, standing: str, grounds: str, filed_on: str, kind: str
 ) -> None:
     client = Client()
     client.force_login(people.staff[factories.SPENCER], backend=factories.ModelBackend)
     before = Appeal.objects.count()
+    audits = AuditEvent.objects.count()
     response = client.post(
         reverse("appeals:new"),
         {
@@ -290,6 +367,18 @@ def test_filing_an_appeal_refuses_hostile_input_by_field(
         }
         _label_first(_one_message(response), labels)
         assert Appeal.objects.count() == before
+        assert AuditEvent.objects.count() == audits
+        return
+    # Filed: one appeal, holding what was typed (trimmed).
+    assert Appeal.objects.count() == before + 1
+    appeal = Appeal.objects.latest("pk")
+    assert response["Location"] == reverse("appeals:detail", args=[appeal.pk])
+    clean = lambda v: v.replace("\x00", "").strip()  # noqa: E731
+    assert (appeal.village_id, appeal.kind, appeal.status) == (factories.SPENCER, kind, "filed")
+    assert (appeal.appellant_name, appeal.appellant_standing) == (clean(name), clean(standing))
+    assert appeal.grounds == clean(grounds)
+    assert appeal.filed_on == _day(clean(filed_on))
+    assert appeal.filed_by_id == people.staff[factories.SPENCER].pk
 
 
 def _worked_case(people: factories.People) -> Any:
@@ -322,9 +411,17 @@ def _worked_case(people: factories.People) -> Any:
     return case
 
 
-@FUZZ
+@settings(FUZZ, max_examples=39)
 @given(
     category=texts, description=texts, amount=texts, incurred_on=texts, issued_on=texts, due=texts
+)
+@example(
+    category="labour",
+    description="  Crew re-set the fence ",
+    amount=" $1,250.5 ",
+    incurred_on=RECENT,
+    issued_on=RECENT,
+    due=" 30 ",
 )
 def test_cost_and_invoice_forms_refuse_hostile_input_by_field(
     people: factories.People,
@@ -342,6 +439,7 @@ def test_cost_and_invoice_forms_refuse_hostile_input_by_field(
     client.force_login(people.staff[factories.SPENCER], backend=factories.ModelBackend)
     clean = lambda v: v.replace("\x00", "")  # noqa: E731
     costs = WorkCost.objects.count()
+    audits = AuditEvent.objects.count()
     response = client.post(
         reverse("enforcement:case-step", args=[case.pk, "cost"]),
         {
@@ -368,7 +466,19 @@ def test_cost_and_invoice_forms_refuse_hostile_input_by_field(
             },
         )
         assert WorkCost.objects.count() == costs
+        assert AuditEvent.objects.count() == audits
+        billed = Decimal("0.00")
+    else:
+        # Recorded: one cost of this case, holding what was typed (the amount in cents).
+        assert WorkCost.objects.count() == costs + 1
+        [cost] = WorkCost.objects.filter(case=case)
+        typed = clean(amount).strip().replace(",", "").removeprefix("$")
+        billed = Decimal(typed).quantize(Decimal("0.01"))
+        assert (cost.category, cost.description) == (clean(category), clean(description).strip())
+        assert (cost.amount, cost.incurred_on) == (billed, _day(clean(incurred_on)))
+        assert cost.invoice_id is None
     invoices = Invoice.objects.count()
+    steps = EnforcementAction.objects.count(), EnforcementDocument.objects.count()
     response = client.post(
         reverse("enforcement:case-step", args=[case.pk, "invoice"]),
         {"issued_on": clean(issued_on), "due_in_days": clean(due)},
@@ -381,9 +491,24 @@ def test_cost_and_invoice_forms_refuse_hostile_input_by_field(
             {"Invoice date (YYYY-MM-DD)", "Due in (days)", "Invoice date", "Costs", "Due in days"},
         )
         assert Invoice.objects.count() == invoices
+        assert (EnforcementAction.objects.count(), EnforcementDocument.objects.count()) == steps
+        return
+    # Issued: one invoice of this case, on the day typed, due the days typed after, billing
+    # exactly the cost recorded above (there is no other on this case).
+    assert billed > 0
+    assert Invoice.objects.count() == invoices + 1
+    [invoice] = Invoice.objects.filter(case=case)
+    issued = _day(clean(issued_on))
+    assert invoice.issued_on == issued
+    assert invoice.due_on == issued + datetime.timedelta(days=int(Decimal(clean(due).strip())))
+    assert invoice.principal == billed and invoice.paid_amount == 0
+    assert list(WorkCost.objects.filter(case=case).values_list("invoice_id", flat=True)) == [
+        invoice.pk
+    ]
+    assert EnforcementDocument.objects.count() == steps[1] + 1
 
 
-@FUZZ
+@settings(FUZZ, max_examples=39)
 @given(
     hearing_at=texts,
     notice_on=texts,
@@ -394,6 +519,17 @@ def test_cost_and_invoice_forms_refuse_hostile_input_by_field(
     decided_at=texts,
     finding=texts,
     retracts=texts,
+)
+@example(
+    hearing_at=" 2026-07-10T18:00 ",
+    notice_on="2026-07-01",
+    notice_to="  Jo Owner, by mail ",
+    place="  Village Hall ",
+    decision="deny",
+    reasons="  No hardship is shown. ",
+    decided_at="2026-07-10T19:30",
+    finding="",
+    retracts="",
 )
 def test_hearing_and_decision_forms_refuse_hostile_input_by_field(
     people: factories.People,
@@ -422,9 +558,12 @@ def test_hearing_and_decision_forms_refuse_hostile_input_by_field(
         grounds="g",
         kind="variance",
     )
+    from siltfence.apps.appeals.models import Motion
+
     board = Client()
     board.force_login(people.board[factories.SPENCER], backend=factories.ModelBackend)
     clean = lambda v: v.replace("\x00", "")  # noqa: E731
+    audits = AuditEvent.objects.count()
     response = board.post(
         reverse("appeals:hearing", args=[appeal.pk]),
         {
@@ -449,6 +588,21 @@ def test_hearing_and_decision_forms_refuse_hostile_input_by_field(
                 "Notice given on",
             },
         )
+        # Refused: the appeal is as filed, and nothing is on the record.
+        unset = Appeal.objects.get(pk=appeal.pk)
+        assert (unset.status, unset.hearing_at, unset.notice_given_on) == ("filed", None, None)
+        assert (unset.notice_to, unset.hearing_place) == ("", "")
+        assert AuditEvent.objects.count() == audits
+    else:
+        # Scheduled: at the time typed, with the notice and the place as typed (trimmed).
+        set_ = Appeal.objects.get(pk=appeal.pk)
+        assert set_.status == "scheduled"
+        assert set_.hearing_at == _when(clean(hearing_at))
+        assert set_.notice_given_on == _day(clean(notice_on))
+        assert (set_.notice_to, set_.hearing_place) == (
+            clean(notice_to).strip(),
+            clean(place).strip(),
+        )
     current = Appeal.objects.get(pk=appeal.pk)
     before = current.status
     # The board decides as a board (decision 47): once the hearing set has come, its chair
@@ -462,6 +616,7 @@ def test_hearing_and_decision_forms_refuse_hostile_input_by_field(
             appeal=current, user=members.chair, roll=roll_all_present(current, members)
         )
         votes = {f"vote_{line.person_id}": "for" for line in sitting.roll.all() if line.seated}
+    motions = Motion.objects.filter(hearing__appeal=appeal).count()
     response = chair.post(
         reverse("appeals:vote", args=[appeal.pk]),
         {
@@ -497,6 +652,18 @@ def test_hearing_and_decision_forms_refuse_hostile_input_by_field(
             },
         )
         assert Appeal.objects.get(pk=appeal.pk).status == before
+        assert Motion.objects.filter(hearing__appeal=appeal).count() == motions
+        return
+    # Voted: one motion, of the kind typed, with the grounds and the time typed; every
+    # seated member voted for it, so it carried and decided the appeal as moved.
+    assert Motion.objects.filter(hearing__appeal=appeal).count() == motions + 1
+    motion = Motion.objects.filter(hearing__appeal=appeal).latest("pk")
+    assert (motion.kind, motion.reasons) == (clean(decision), clean(reasons).strip())
+    assert motion.voted_at == _when(clean(decided_at))
+    assert motion.votes_for == len(votes) and motion.votes_against == 0 and motion.carried
+    decided = Appeal.objects.get(pk=appeal.pk)
+    assert (decided.status, decided.decision) == ("decided", clean(decision))
+    assert decided.decision_reasons == clean(reasons).strip()
 
 
 def _without_nonces(page: bytes) -> bytes:

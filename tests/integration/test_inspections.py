@@ -4,13 +4,15 @@ violation), who may record one, and the round planner."""
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.test import Client
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from sitework import local, permit_issued
 
@@ -202,8 +204,19 @@ def test_an_inspection_clears_the_site_from_the_round_and_a_missed_month_stays_m
     assert june["status"] == "overdue"
 
 
+def _tables() -> tuple[int, ...]:
+    from siltfence.apps.audit.models import AuditEvent
+
+    return (
+        Inspection.objects.count(),
+        TimelineEvent.objects.count(),
+        Violation.objects.count(),
+        AuditEvent.objects.count(),
+    )
+
+
 @settings(
-    max_examples=30, deadline=3000, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=28, deadline=3000, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(
     at=st.text(max_size=25),
@@ -211,13 +224,17 @@ def test_an_inspection_clears_the_site_from_the_round_and_a_missed_month_stays_m
     answer=st.text(max_size=12),
     findings=st.text(max_size=60),
 )
+@example(at=" 2026-07-15T10:00 ", result="compliant", answer="good", findings="  All fine. ")
+@example(at="2026-07-16", result="not_compliant", answer="needs_work", findings="SF-1 down")
 def test_any_inspection_input_is_recorded_or_refused_with_a_field(
     planned, people, at, result, answer, findings
 ):
+    before = _tables()
+    inspector = people.inspector["spencer-wi"]
     try:
-        record(
+        inspection = record(
             planned,
-            people.inspector["spencer-wi"],
+            inspector,
             result=result,
             answers={"silt_fence:SF-1": answer},
             findings=findings,
@@ -225,22 +242,79 @@ def test_any_inspection_input_is_recorded_or_refused_with_a_field(
         )
     except ActionRefused as exc:
         assert exc.field in ("at", "result", "checklist", "findings")
+        assert _tables() == before  # refused: nothing written
+        return
+    # Accepted: one inspection, its timeline event and its audit record (and for a finding
+    # of non-compliance one violation), holding what was typed.
+    failed = 1 if result == "not_compliant" else 0
+    assert _tables() == (
+        before[0] + 1,
+        before[1] + 1 + failed,  # the violation is on the timeline too
+        before[2] + failed,
+        before[3] + 1 + failed,
+    )
+    stored = Inspection.objects.get(pk=inspection.pk)
+    typed = datetime.datetime.fromisoformat(at.strip())
+    if typed.tzinfo is None:
+        typed = typed.replace(tzinfo=ZoneInfo("America/Chicago"))
+    kept = "".join(ch for ch in findings if ch in "\n\t" or ch >= " ").strip()
+    assert (stored.permit_id, stored.inspector_id) == (planned.pk, inspector.pk)
+    assert (stored.result, stored.at, stored.findings) == (
+        result,
+        typed.replace(microsecond=0),
+        kept,
+    )
+    answers = {item["key"]: item["answer"] for item in stored.checklist}
+    assert answers["silt_fence:SF-1"] == answer
+    assert {a for k, a in answers.items() if k != "silt_fence:SF-1"} <= {"not_checked"}
+    event = stored.timeline_event
+    assert (event.type, event.at) == ("municipal_inspection", stored.at)
+    said = "in compliance" if result == "compliant" else "not in compliance"
+    assert event.fields["result"] == said
+    if failed:
+        violation = Violation.objects.latest("pk")
+        assert stored.violation_ref == f"violation {violation.pk}"
+        assert kept in violation.description
+    else:
+        assert stored.violation_ref == ""
+
+
+def _pins() -> tuple[list[tuple], int]:
+    from siltfence.apps.audit.models import AuditEvent
+    from siltfence.apps.duties.models import SiteStation
+
+    rows = SiteStation.objects.order_by("pk").values_list("site_id", "station_id", "pinned_reason")
+    return list(rows), AuditEvent.objects.count()
 
 
 @settings(
-    max_examples=30, deadline=3000, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=29, deadline=3000, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(station=st.text(max_size=25), reason=st.text(max_size=320))
+@example(station="USC00475120", reason="  The  gauge\tnearest\nthe site ")
 def test_any_station_choice_is_taken_or_refused_with_a_field(planned, people, station, reason):
+    from siltfence.apps.duties.models import SiteStation
     from siltfence.apps.duties.stations import site_station_pin, stations_sync
 
     stations_sync()
+    site = planned.application.site
+    rows, audits = _pins()
     try:
         site_station_pin(
-            site=planned.application.site,
+            site=site,
             staff=people.staff["spencer-wi"],
             station_id=station,
             reason=reason,
         )
     except ActionRefused as exc:
         assert exc.field in ("station", "reason")
+        assert _pins() == (rows, audits)  # refused: nothing written
+        return
+    # Accepted: the site's one link names the station typed, with the reason as written
+    # (control characters dropped, spaces collapsed); no other site's link changed.
+    kept = " ".join("".join(ch for ch in reason if ch >= " " or ch in "\n\t").split())
+    after, audits_after = _pins()
+    assert SiteStation.objects.filter(site=site).count() == 1
+    assert [r for r in after if r[0] == site.pk] == [(site.pk, station, kept)]
+    assert [r for r in after if r[0] != site.pk] == [r for r in rows if r[0] != site.pk]
+    assert audits_after == audits + 1

@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils import timezone
 from enforcement_helpers import at, permit_filed_on
 from factories import FACTS, NEW_GLARUS, SPENCER, People, make_user
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from season_helpers import pdf_text
 from served_helpers import (
@@ -734,8 +734,21 @@ def test_every_party_field_refuses_hostile_input_by_name(
         assert all(whole) or not any(whole)
 
 
-@FUZZ
+def _served_tables() -> tuple:
+    parties = Party.objects.order_by("pk").values_list("pk", "street", "city", "state", "zip_code")
+    return ServiceRecord.objects.count(), TimelineEvent.objects.count(), list(parties)
+
+
+@settings(FUZZ, max_examples=39)
 @given(method=texts, served_at=texts, to=texts, street=texts, zip_code=texts, number=texts)
+@example(
+    method="posted_on_site",
+    served_at=" 2026-06-02T11:00 ",
+    to="other",
+    street="",
+    zip_code="",
+    number="",
+)
 def test_the_service_form_never_fails_on_hostile_input(
     people: People,
     served_case: Any,
@@ -746,22 +759,65 @@ def test_the_service_form_never_fails_on_hostile_input(
     zip_code: str,
     number: str,
 ) -> None:
+    from zoneinfo import ZoneInfo
+
+    from siltfence.apps.enforcement.forms import ServiceForm
+
     _, document = served_case
+    inspector = people.inspector[SPENCER]
     client = Client()
-    client.force_login(people.inspector[SPENCER], backend=factories.ModelBackend)
-    response = client.post(
-        reverse("enforcement:service", args=[document.pk]),
-        {
-            "method": method.replace("\x00", ""),
-            "served_at": served_at.replace("\x00", ""),
-            "to": to.replace("\x00", ""),
-            "street": street.replace("\x00", ""),
-            "zip_code": zip_code.replace("\x00", ""),
-            "certified_number": number.replace("\x00", ""),
-        },
-        follow=True,
-    )
+    client.force_login(inspector, backend=factories.ModelBackend)
+    before = _served_tables()
+    typed = {
+        "method": method.replace("\x00", ""),
+        "served_at": served_at.replace("\x00", ""),
+        "to": to.replace("\x00", ""),
+        "street": street.replace("\x00", ""),
+        "zip_code": zip_code.replace("\x00", ""),
+        "certified_number": number.replace("\x00", ""),
+    }
+    response = client.post(reverse("enforcement:service", args=[document.pk]), typed, follow=True)
     assert response.status_code == 200
+    shown = [str(m) for m in response.context["messages"]]
+    assert len(shown) == 1, shown
+    if shown != ["Service recorded."]:
+        # Refused: the message names a field of the form, and nothing is written.
+        labels = {str(field.label) for field in ServiceForm(to_choices=[]).fields.values()}
+        head = shown[0].split(":", 1)[0]
+        assert head in labels | SERVICE_FIELDS | {"Form"}, shown[0]
+        assert _served_tables() == before
+        return
+    # Recorded: one service, and its ``served`` event on the case's timeline, as typed.
+    count, events, parties = _served_tables()
+    assert (count, events, parties) == (before[0] + 1, before[1] + 1, before[2])
+    record = ServiceRecord.objects.filter(document=document).latest("pk")
+    when = datetime.datetime.fromisoformat(typed["served_at"].strip())
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=ZoneInfo("America/Chicago"))
+    assert (record.method, record.served_at) == (typed["method"], when)
+    assert record.recorded_by_id == inspector.pk
+    assert record.served_by == (inspector.get_full_name() or inspector.get_username())
+    chosen = typed["to"]
+    party = None
+    if chosen.startswith("party-"):
+        party = Party.objects.get(pk=int(chosen.removeprefix("party-")))
+        assert (record.party_id, record.to_name) == (party.pk, party.name)
+    elif chosen.startswith("name-"):
+        assert record.to_name == chosen.removeprefix("name-")
+    else:  # someone else, with no name given: only a posting names itself
+        assert (record.method, record.to_name) == ("posted_on_site", "Posted on the site")
+    mailed = typed["method"] in ("mailed_first_class", "mailed_certified")
+    address = (record.street, record.city, record.state, record.zip_code)
+    if mailed:
+        # No city nor state is posted: a mailed service goes to the address on the record.
+        assert party is not None
+        assert address == (party.street, party.city, party.state, party.zip_code)
+    else:
+        assert address == ("", "", "", "")
+    digits = "".join(typed["certified_number"].split())
+    assert record.certified_number == (digits if typed["method"] == "mailed_certified" else "")
+    event = TimelineEvent.objects.latest("pk")
+    assert (event.type, event.at) == ("served", when)
 
 
 def test_a_new_inspector_account_can_record_service(people: People, served_case: Any) -> None:
@@ -778,7 +834,16 @@ def test_a_new_inspector_account_can_record_service(people: People, served_case:
     assert record.served_by == "New Tester"
 
 
-@FUZZ
+def _collapsed(value: str) -> str:
+    return " ".join(value.split())
+
+
+def _zip(value: str) -> str:
+    digits = value.replace("-", "")
+    return digits if len(digits) == 5 else f"{digits[:5]}-{digits[5:]}"
+
+
+@settings(FUZZ, max_examples=38)
 @given(
     owner_state=texts,
     owner_zip=texts,
@@ -787,6 +852,24 @@ def test_a_new_inspector_account_can_record_service(people: People, served_case:
     permittee_zip=texts,
     contact_name=texts,
     contact_phone=texts,
+)
+@example(
+    owner_state=" wi ",
+    owner_zip="544791234",
+    owner_street=" 418  E Clark St ",
+    permittee_name="  Lee   Builder LLC ",
+    permittee_zip="",
+    contact_name="Sam Foreman",
+    contact_phone=" 715-555-0104 ",
+)
+@example(
+    owner_state="WI",
+    owner_zip="54479",
+    owner_street="PO Box 7",
+    permittee_name="",
+    permittee_zip="",
+    contact_name="",
+    contact_phone="",
 )
 def test_the_apply_forms_new_fields_never_fail_on_hostile_input(
     people: People,
@@ -801,6 +884,8 @@ def test_the_apply_forms_new_fields_never_fail_on_hostile_input(
     client = Client()
     client.force_login(people.applicant_a, backend=factories.ModelBackend)
     before = Party.objects.count()
+    applications = Application.objects.count()
+    last = Application.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
     typed = {
         "owner_name": "Morgan Landholder",
         "owner_state": owner_state,
@@ -812,10 +897,46 @@ def test_the_apply_forms_new_fields_never_fail_on_hostile_input(
         "contact_name": contact_name,
         "contact_phone": contact_phone,
     }
-    response = _apply(client, **{k: v.replace("\x00", "") for k, v in typed.items()})
+    typed = {k: v.replace("\x00", "") for k, v in typed.items()}
+    response = _apply(client, **typed)
     assert response.status_code in (200, 302)
     if response.status_code == 200:
         assert Party.objects.count() == before
+        assert Application.objects.count() == applications
         assert (
             "usa-error-message" in response.content.decode() or "error" in response.content.decode()
         )
+        return
+    # Filed: one application, naming exactly the parties typed, each as typed (spaces
+    # collapsed, the state in capitals, a ZIP+4 with its hyphen).
+    assert Application.objects.count() == applications + 1
+    application = Application.objects.get(pk__gt=last)
+    parties = {
+        p.role: (p.name, p.street, p.city, p.state, p.zip_code, p.phone)
+        for p in application.parties.all()
+    }
+    expected = {
+        "landowner": (
+            "Morgan Landholder",
+            _collapsed(typed["owner_street"]),
+            "Spencer",
+            _collapsed(typed["owner_state"]).upper(),
+            _zip(_collapsed(typed["owner_zip"])),
+            "",
+        )
+    }
+    if _collapsed(typed["permittee_name"]):
+        # No street, city nor state typed for them: no ZIP code either, or it is refused.
+        expected["land_user"] = (_collapsed(typed["permittee_name"]), "", "", "", "", "")
+    if _collapsed(typed["contact_name"]):
+        expected["on_site_contact"] = (
+            _collapsed(typed["contact_name"]),
+            "",
+            "",
+            "",
+            "",
+            _collapsed(typed["contact_phone"]),
+        )
+    assert parties == expected
+    assert application.parties.count() == len(expected)
+    assert Party.objects.count() == before + len(expected)

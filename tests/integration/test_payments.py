@@ -26,7 +26,7 @@ from django.urls import reverse
 from django.utils import timezone
 from enforcement_helpers import at, permit_filed_on
 from factories import NEW_GLARUS, SPENCER, text_of
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from siltfence.apps.audit.chain import chain_verify
@@ -1067,14 +1067,17 @@ def test_any_amount_text_is_an_amount_in_bounds_or_a_refusal_naming_the_amount(t
         assert all(ch in "$,.0123456789" for ch in text.strip())
 
 
-@FUZZ
+@settings(FUZZ, max_examples=58)
 @given(values=st.lists(typed, min_size=4, max_size=4))
+@example(values=[" $10.5 ", "check", " 10442a ", "  Pat  Payer "])
+@example(values=["20", "cash", "", ""])
 def test_a_hostile_fee_form_posted_never_fails_nor_half_writes(people, values):
     if not FeeSchedule.objects.exists():
         schedule(people, amount="75")
     application = Application.objects.filter(applicant=people.applicant_a).first() or draft(people)
     client = signed_in(people.staff[SPENCER])
     before = (Payment.objects.count(), AuditEvent.objects.count())
+    last = Payment.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
     amount, method, number, payer = values
     response = client.post(
         reverse("payments:fee-payment", args=[application.pk]),
@@ -1090,3 +1093,17 @@ def test_a_hostile_fee_form_posted_never_fails_nor_half_writes(people, values):
     assert response.status_code == 302
     after = (Payment.objects.count(), AuditEvent.objects.count())
     assert after == before or (after[0] == before[0] + 1 and after[1] == before[1] + 1)
+    if after == before:
+        return
+    # Received: the one payment holds the amount typed, in cents ("$10.5" is $10.50),
+    # and the method, check number and payer typed.
+    [payment] = Payment.objects.filter(pk__gt=last)
+    dollars = amount.strip().removeprefix("$").replace(",", "")
+    assert payment.amount == Decimal(dollars).quantize(Decimal("0.01"))
+    assert (payment.application_id, payment.purpose) == (application.pk, "application_fee")
+    assert payment.received_on == datetime.date(2026, 11, 30)
+    assert payment.method == method
+    assert payment.check_number == (number.strip().upper() if method == "check" else "")
+    if payer.strip():
+        assert payment.payer == payer.strip()
+    assert payment.corrects_id is None and payment.receipt_number

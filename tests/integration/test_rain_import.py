@@ -19,11 +19,11 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.db import connection
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from rainfiles import many_days_file
-from siltfence.apps.rain.models import RainDay, Station
+from siltfence.apps.rain.models import RainDay, RainImportJob, Station
 from siltfence.apps.rain.services import rain_file_import
 from siltfence.core.errors import SiltfenceError
 
@@ -179,9 +179,29 @@ def test_staff_import_a_file_on_the_page_and_others_may_not(client, people, sett
     assert RainDay.objects.count() == 31
 
 
+def _by_station_days() -> dict[datetime.date, int | None]:
+    """The fixture's days as written in it: PRCP lines, tenths of a millimetre; a day with a
+    quality flag is kept with no amount."""
+    days: dict[datetime.date, int | None] = {}
+    for line in BY_STATION.read_text().splitlines():
+        station, day, element, value, _, quality, *_ = line.split(",")
+        if station == "USW00014839" and element == "PRCP":
+            on = datetime.datetime.strptime(day, "%Y%m%d").date()
+            days[on] = None if quality else int(value)
+    return days
+
+
+def _fingerprint() -> tuple:
+    return (
+        table(),
+        sorted(Station.objects.values_list("id", "name", "latitude", "longitude")),
+        RainImportJob.objects.count(),
+    )
+
+
 @settings(
     deadline=5000,
-    max_examples=40,
+    max_examples=39,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(
@@ -189,16 +209,37 @@ def test_staff_import_a_file_on_the_page_and_others_may_not(client, people, sett
     station=st.text(max_size=45),
     units=st.text(max_size=6),
 )
+@example(content=BY_STATION.read_bytes(), station=" ", units="")
 @pytest.mark.django_db
 def test_any_upload_on_the_page_is_imported_or_refused_never_a_server_error(
     client, people, content, station, units
 ):
     client.force_login(people.staff["spencer-wi"])
+    before = _fingerprint()
     upload = SimpleUploadedFile("rain.csv", content, content_type="text/csv")
     response = client.post("/rain/import/", {"file": upload, "station": station, "units": units})
     assert response.status_code in (200, 400)
     if response.status_code == 400:
         assert b"usa-error-message" in response.content or b"usa-alert--error" in response.content
+        assert _fingerprint() == before  # refused: nothing written
+        return
+    rows, after = before[0], table()
+    others = [r for r in after if r[0] != "USW00014839"]
+    if content == BY_STATION.read_bytes() and station.strip() in ("", "USW00014839"):
+        # Accepted: the station's days are exactly the file's, and nothing else changed.
+        days = {r[1]: r[2] for r in after if r[0] == "USW00014839"}
+        assert days == _by_station_days()
+        assert others == [r for r in rows if r[0] != "USW00014839"]
+        station_row = Station.objects.get(pk="USW00014839")
+        assert (station_row.name, station_row.latitude) == ("MILWAUKEE MITCHELL AP", 42.955)
+        assert b"31 day(s) of USW00014839" in response.content
+    else:
+        # Anything else taken: what changed is what the page says was imported.
+        result = response.context["result"]
+        changed = set(after) - set(rows)
+        assert len(changed) == result.new + result.changed
+        assert {r[0] for r in changed} <= set(result.stations)
+        assert set(rows) - set(after) <= {r for r in rows if r[0] in result.stations}
 
 
 @pytest.mark.django_db

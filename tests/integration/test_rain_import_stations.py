@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime
 import re
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -22,7 +23,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 from factories import make_user, text_of
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from rainfiles import STATIONS, many_days_file
@@ -637,11 +638,22 @@ def test_any_gauge_typed_is_added_or_refused_naming_the_field(
         assert 42.49 <= gauge.latitude <= 47.31 and -92.89 <= gauge.longitude <= -86.25
 
 
-@FUZZ
+def _rain_rows() -> dict[tuple[str, datetime.date], int | None]:
+    return {
+        (station, day): tenths
+        for station, day, tenths in RainDay.objects.values_list("station_id", "day", "tenths_mm")
+    }
+
+
+@settings(FUZZ, max_examples=38)
 @given(
     day=st.one_of(st.text(max_size=12), st.dates().map(str)),
     inches=st.one_of(st.text(max_size=12), st.decimals(places=2).map(str)),
     reason=st.text(max_size=320),
+)
+@example(day=f" {datetime.date.today() - datetime.timedelta(days=2)} ", inches=" 0.62 ", reason="")
+@example(
+    day=str(datetime.date.today() - datetime.timedelta(days=2)), inches="1.5", reason="misread"
 )
 def test_any_reading_typed_is_recorded_or_refused_naming_the_field(
     client, people, day, inches, reason
@@ -651,6 +663,7 @@ def test_any_reading_typed_is_recorded_or_refused_naming_the_field(
     )
     client.force_login(people.staff[SPENCER])
     before = list(RainDay.objects.values_list("day", "tenths_mm"))
+    rows = _rain_rows()
     response = client.post(
         f"/rain/gauges/{gauge.pk}/", {"day": day, "inches": inches, "reason": reason}
     )
@@ -658,8 +671,32 @@ def test_any_reading_typed_is_recorded_or_refused_naming_the_field(
     if response.status_code == 400:
         assert b"usa-error-message" in response.content or b"usa-alert--error" in response.content
         assert list(RainDay.objects.values_list("day", "tenths_mm")) == before
+        assert _rain_rows() == rows
     for tenths in RainDay.objects.values_list("tenths_mm", flat=True):
         assert 0 <= tenths <= 3810
+    if response.status_code == 302:
+        # Recorded: the gauge's day typed holds the inches typed, in tenths of a millimetre
+        # (25.4 mm an inch, half up); every other row is as it was. A day already on record
+        # changes only with a reason.
+        on = datetime.date.fromisoformat(day.strip())
+        inches_typed = Decimal(inches.strip()).copy_abs()
+        tenths = int((inches_typed * 254).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+        key = (gauge.pk, on)
+        if key in rows:
+            assert reason.strip() and rows[key] != tenths
+        assert _rain_rows() == {**rows, key: tenths}
+
+
+def _by_year_days() -> dict[tuple[str, datetime.date], int | None]:
+    """The sample file's days as written in it (PRCP, tenths of a millimetre); -9999 is
+    NOAA's mark of a day not measured, kept as a day with no amount."""
+    days: dict[tuple[str, datetime.date], int | None] = {}
+    for line in BY_YEAR.read_text().splitlines():
+        station, day, element, value, *_ = line.split(",")
+        if element == "PRCP":
+            on = datetime.datetime.strptime(day, "%Y%m%d").date()
+            days[(station, on)] = None if value == "-9999" else int(value)
+    return days
 
 
 @FUZZ
@@ -669,9 +706,24 @@ def test_any_reading_typed_is_recorded_or_refused_naming_the_field(
 def test_any_choice_of_stations_is_imported_or_refused_naming_the_field(client, people, stations):
     job = RainImportJob.objects.first() or kept_job(client, people)
     client.force_login(people.staff[SPENCER])
+    rows = _rain_rows()
     response = client.post(f"/rain/import/{job.pk}/stations/", {"stations": stations})
     assert response.status_code in (302, 400)
     if response.status_code == 400:
         assert b"usa-error-message" in response.content or b"usa-alert--error" in response.content
+        assert _rain_rows() == rows  # refused: nothing written
     else:
         assert set(RainDay.objects.values_list("station_id", flat=True)) <= {MONROE, PERTH}
+        # Imported: each station ticked holds exactly its days in the file; a station not
+        # ticked now holds what it held before (from an earlier choice, or nothing).
+        ticked = set(stations)
+        after = _rain_rows()
+        file_days = _by_year_days()
+        for station in {MONROE, PERTH}:
+            held = {k: v for k, v in after.items() if k[0] == station}
+            if station in ticked:
+                assert held == {k: v for k, v in file_days.items() if k[0] == station}
+            else:
+                assert held == {k: v for k, v in rows.items() if k[0] == station}
+        job.refresh_from_db()
+        assert set(job.chosen) == ticked

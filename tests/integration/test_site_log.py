@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import datetime
 import io
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.test import Client
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from sitework import local, permit_issued, station_with_record
 
@@ -197,8 +198,22 @@ def test_only_the_permittee_keeps_the_log(spencer_permit, people):
         assert refused.value.field == "permit"
 
 
+def _one_line(value: str) -> str:
+    """A name or id as the log keeps it: control characters dropped, spaces collapsed."""
+    kept = "".join(ch for ch in value if ch in "\n\t" or ch >= " ")
+    return " ".join(kept.split())
+
+
+def _tables() -> tuple[int, int, int]:
+    return (
+        SiteLogEntry.objects.count(),
+        TimelineEvent.objects.count(),
+        AuditEvent.objects.count(),
+    )
+
+
 @settings(
-    max_examples=40, deadline=2000, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=38, deadline=2000, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(
     kind=st.sampled_from(["self_inspection", "measure_installed", "area_stabilized", "x"]),
@@ -207,11 +222,20 @@ def test_only_the_permittee_keeps_the_log(spencer_permit, people):
     phase=st.text(max_size=50),
     measure=st.text(max_size=80),
 )
+@example(
+    kind="self_inspection",
+    at=" 2026-07-09T10:15 ",
+    inspector="  Jo   Contractor ",
+    phase="rough\tgrading",
+    measure="SF-1",
+)
+@example(kind="area_stabilized", at="2026-07-10", inspector="", phase="", measure=" Lot  2 ")
 def test_any_input_is_recorded_or_refused_with_a_field_never_a_crash(
     spencer_permit, people, kind, at, inspector, phase, measure
 ):
+    before = _tables()
     try:
-        log(
+        entry = log(
             spencer_permit,
             people.applicant_a,
             kind,
@@ -223,6 +247,35 @@ def test_any_input_is_recorded_or_refused_with_a_field_never_a_crash(
         )
     except ActionRefused as exc:
         assert exc.field in ("kind", "at", "inspector", "phase", "measure", "area")
+        assert _tables() == before  # refused: nothing written
+        return
+    # Accepted: one entry, its timeline event and its audit record, holding what was typed.
+    assert _tables() == (before[0] + 1, before[1] + 1, before[2] + 1)
+    stored = SiteLogEntry.objects.get(pk=entry.pk)
+    zone = ZoneInfo("America/Chicago")
+    typed = datetime.datetime.fromisoformat(at.strip())
+    if typed.tzinfo is None:
+        typed = typed.replace(tzinfo=zone)
+    expected = {
+        "inspector": _one_line(inspector),
+        "phase": _one_line(phase),
+        "measure": _one_line(measure),
+        "area": _one_line(measure),
+    }
+    assert stored.kind == kind and stored.permit_id == spencer_permit.pk
+    assert stored.at == typed.replace(microsecond=0)
+    assert {k: getattr(stored, k) for k in expected} == expected
+    assert stored.recorded_by_id == people.applicant_a.pk
+    event = stored.timeline_event
+    assert event.type == kind and event.at == stored.at
+    assert event.application_id == spencer_permit.application_id
+    named = {
+        "self_inspection": ("inspector", "phase"),
+        "measure_installed": ("measure",),
+        "area_stabilized": ("area",),
+    }[kind]
+    assert {k: v for k, v in event.fields.items() if k != "id"} == {k: expected[k] for k in named}
+    assert stored.photos.count() == 0
 
 
 def test_the_log_page_takes_an_entry_without_javascript_and_shows_the_error_otherwise(
