@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
 
 from siltfence.apps.accounts.models import Membership, Role
 from siltfence.presentation.today import village_today
@@ -91,3 +94,13 @@ def membership_of_village(village_id: str, pk: int) -> Membership | None:
         .select_related("user", "added_by", "ended_by")
         .first()
     )
+
+
+def active_user(*, user_id: Any) -> Any:
+    """The active account ``user_id``; None when there is none, or it is turned off."""
+    return get_user_model().objects.filter(pk=user_id, is_active=True).first()
+
+
+def user_by_pk(*, user_id: Any) -> Any:
+    """The account ``user_id``, active or not; ``DoesNotExist`` when there is none."""
+    return get_user_model().objects.get(pk=user_id)

@@ -12,7 +12,10 @@ from django.db.models import Q, QuerySet
 
 from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import village_ids
-from siltfence.apps.appeals.models import Appeal
+from siltfence.apps.appeals.models import Appeal, Hearing
+from siltfence.apps.enforcement.models import EnforcementAction
+from siltfence.apps.enforcement.selectors import cases_visible_to
+from siltfence.apps.permits.models import Permit, PermitExtension
 
 
 def appeals_visible_to(user: Any) -> QuerySet[Appeal]:
@@ -82,3 +85,30 @@ def hearing_days(user: Any, *, most: int = 12) -> list[HearingDay]:
         HearingDay(village_id=v, village=found[0].village.name, day=d, count=len(found))
         for (v, d), found in list(days.items())[:most]
     ]
+
+
+def enforcement_actions_visible_to(*, user: Any) -> QuerySet[EnforcementAction]:
+    """The steps of the cases ``user`` may see, each with its case and village: the steps
+    an appeal may be filed from."""
+    return EnforcementAction.objects.filter(case__in=cases_visible_to(user)).select_related(
+        "case", "case__village"
+    )
+
+
+def permit_last_day_of_application(*, application_id: int) -> datetime.date | None:
+    """The last day of the permit issued on the application; None when none was issued."""
+    return (
+        Permit.objects.filter(application_id=application_id)
+        .values_list("expires_on", flat=True)
+        .first()
+    )
+
+
+def hearing_sitting(*, appeal: Appeal, held_at: datetime.datetime) -> Hearing | None:
+    """The appeal's sitting held at ``held_at``, with its roll, if its roll is recorded."""
+    return Hearing.objects.filter(appeal=appeal, held_at=held_at).prefetch_related("roll").first()
+
+
+def extension_on_appeal(*, number: str) -> PermitExtension | None:
+    """The permit's extension the decision of appeal ``number`` set, if it set one."""
+    return PermitExtension.objects.filter(on_appeal=number).first()

@@ -29,20 +29,25 @@ from siltfence.apps.appeals import services as a
 from siltfence.apps.appeals.documents import agenda_lines, board_rule_lines, notice_lines
 from siltfence.apps.appeals.minutes import in_words, minutes_of
 from siltfence.apps.appeals.models import Hearing
-from siltfence.apps.appeals.selectors import appeals_visible_to, docket, hearing_days, hearings_on
-from siltfence.apps.documents.pdf import lines_to_pdf
-from siltfence.apps.enforcement.models import EnforcementAction
-from siltfence.apps.enforcement.selectors import (
-    ATTORNEY_LETTERS,
-    cases_visible_to,
-    sees_internal_record,
+from siltfence.apps.appeals.selectors import (
+    appeals_visible_to,
+    docket,
+    enforcement_actions_visible_to,
+    extension_on_appeal,
+    hearing_days,
+    hearing_sitting,
+    hearings_on,
+    permit_last_day_of_application,
 )
+from siltfence.apps.documents.pdf import lines_to_pdf
+from siltfence.apps.enforcement.selectors import ATTORNEY_LETTERS, sees_internal_record
 from siltfence.apps.enforcement.views import said
 from siltfence.apps.permits.models import Village
-from siltfence.apps.permits.selectors import applications_visible_to
+from siltfence.apps.permits.selectors import applications_visible_to, villages_where_staff
 from siltfence.core.errors import SiltfenceError
 from siltfence.core.ordinance.loader import load
 from siltfence.presentation.forms import first_error, village_time
+from siltfence.presentation.today import ordinance_on
 
 
 @login_required
@@ -51,7 +56,7 @@ def docket_view(request: HttpRequest) -> HttpResponse:
     if not sees_appeals_docket(request.user):
         raise PermissionDenied("The docket is for the appeals board and the village's staff.")
     page = Paginator(docket(request.user), 25).get_page(request.GET.get("page"))
-    staff_villages = Village.objects.filter(pk__in=village_ids(request.user, Role.STAFF))
+    staff_villages = villages_where_staff(user=request.user)
     return render(
         request,
         "appeals/docket.html",
@@ -66,10 +71,7 @@ def _decision_target(request: HttpRequest) -> tuple[Any, Any, Village | None]:
     application_id = str(source.get("application", ""))
     if action_id.isdecimal():
         action = get_object_or_404(
-            EnforcementAction.objects.filter(
-                case__in=cases_visible_to(request.user)
-            ).select_related("case", "case__village"),
-            pk=int(action_id),
+            enforcement_actions_visible_to(user=request.user), pk=int(action_id)
         )
         return action, None, action.case.village
     if application_id.isdecimal():
@@ -141,15 +143,9 @@ def appeal_new(request: HttpRequest) -> HttpResponse:
 def _revoked_permit_last_day(appeal: Any) -> datetime.date | None:
     """The permit's last day when the appeal is of its revocation, which the board's decision
     may restore and extend; None otherwise."""
-    from siltfence.apps.permits.models import Permit
-
     if appeal.action is None or appeal.action.kind != "revocation":
         return None
-    return (
-        Permit.objects.filter(application_id=appeal.action.case.application_id)
-        .values_list("expires_on", flat=True)
-        .first()
-    )
+    return permit_last_day_of_application(application_id=appeal.action.case.application_id)
 
 
 @login_required
@@ -163,11 +159,7 @@ def _sitting_now(appeal: Any) -> Hearing | None:
     """The sitting of the hearing now set on the appeal, if its roll is recorded."""
     if appeal.hearing_at is None:
         return None
-    return (
-        Hearing.objects.filter(appeal=appeal, held_at=appeal.hearing_at)
-        .prefetch_related("roll")
-        .first()
-    )
+    return hearing_sitting(appeal=appeal, held_at=appeal.hearing_at)
 
 
 def _roll_form(appeal: Any, data: Any = None) -> af.RollForm | None:
@@ -254,11 +246,9 @@ def _detail(
 
 def _restored_extension(appeal: Any) -> Any:
     """The extension the board's decision set on restoring the permit, if it set one."""
-    from siltfence.apps.permits.models import PermitExtension
-
     if appeal.status != "decided" or appeal.action is None:
         return None
-    return PermitExtension.objects.filter(on_appeal=appeal.number).first()
+    return extension_on_appeal(number=appeal.number)
 
 
 @login_required
@@ -423,7 +413,7 @@ def appeal_notice(request: HttpRequest, pk: int) -> HttpResponse:
     appeal = get_object_or_404(appeals_visible_to(request.user), pk=pk)
     if appeal.hearing_at is None:
         raise Http404("No hearing is set.")
-    lines = notice_lines(ordinance=load(appeal.village_id), appeal=appeal)
+    lines = notice_lines(ordinance=ordinance_on(appeal.village_id), appeal=appeal)
     return _pdf(
         lines_to_pdf(lines, title=f"Notice of hearing {appeal.number}"),
         f"hearing-notice-{appeal.number}.pdf",
@@ -440,7 +430,7 @@ def agenda(request: HttpRequest, village: str, day: str) -> HttpResponse:
         when = datetime.date.fromisoformat(day)
     except ValueError:
         raise Http404("No such day.") from None
-    ordinance = load(village)
+    ordinance = ordinance_on(village, when)
     appeals = hearings_on(village, when, ordinance.time_zone)
     lines = agenda_lines(ordinance=ordinance, day=when, appeals=appeals)
     return _pdf(

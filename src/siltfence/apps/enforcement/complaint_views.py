@@ -14,9 +14,15 @@ from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import village_ids
 from siltfence.apps.enforcement import forms as f
 from siltfence.apps.enforcement import services as s
-from siltfence.apps.enforcement.models import ComplaintSlot, Violation, ViolationPhoto
+from siltfence.apps.enforcement.models import ComplaintSlot, Violation
+from siltfence.apps.enforcement.selectors import (
+    permit_numbered,
+    villages_by_name,
+    violation_photos_visible_to,
+    violations_reviewable_by,
+)
 from siltfence.apps.enforcement.views import said
-from siltfence.apps.permits.models import Permit, Village
+from siltfence.apps.permits.models import Village
 from siltfence.apps.permits.uploads import download_name
 from siltfence.core.errors import SiltfenceError
 from siltfence.core.ordinance.loader import load
@@ -57,9 +63,7 @@ def violation_new(request: HttpRequest) -> HttpResponse:
             data = form.cleaned_data
             permit = None
             if data["permit"]:
-                permit = Permit.objects.filter(
-                    village=village, number=data["permit"].strip()
-                ).first()
+                permit = permit_numbered(village_id=village.id, number=data["permit"].strip())
                 if permit is None:
                     messages.error(
                         request,
@@ -99,9 +103,7 @@ def violation_new(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def complaint_review(request: HttpRequest, pk: int) -> HttpResponse:
-    violation = get_object_or_404(
-        Violation.objects.filter(village_id__in=village_ids(request.user, Role.STAFF)), pk=pk
-    )
+    violation = get_object_or_404(violations_reviewable_by(user=request.user), pk=pk)
     form = f.ReviewForm(request.POST)
     if not form.is_valid():
         messages.error(request, first_error(form))
@@ -109,9 +111,7 @@ def complaint_review(request: HttpRequest, pk: int) -> HttpResponse:
     data = form.cleaned_data
     permit = None
     if data["permit"]:
-        permit = Permit.objects.filter(
-            village_id=violation.village_id, number=data["permit"].strip()
-        ).first()
+        permit = permit_numbered(village_id=violation.village_id, number=data["permit"].strip())
         if permit is None:
             messages.error(request, f"Permit number: there is no permit {data['permit'][:30]}")
             return redirect("enforcement:cases")
@@ -140,10 +140,7 @@ def complaint_review(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def photo(request: HttpRequest, pk: int) -> HttpResponseBase:
-    villages = village_ids(request.user, Role.STAFF, Role.INSPECTOR, Role.APPEALS_BOARD)
-    stored = get_object_or_404(
-        ViolationPhoto.objects.filter(violation__village_id__in=villages), pk=pk
-    )
+    stored = get_object_or_404(violation_photos_visible_to(user=request.user), pk=pk)
     response = FileResponse(
         stored.file.open("rb"),
         as_attachment=True,
@@ -174,7 +171,7 @@ def complaint(request: HttpRequest) -> HttpResponse:
     """The public complaint form: no login; a place (map, address, or latitude and
     longitude, all without JavaScript), what was seen, photos, and how to reach the
     person (kept private)."""
-    villages = list(Village.objects.order_by("name"))
+    villages = list(villages_by_name())
     village_id = request.POST.get("village") or request.GET.get("village") or ""
     form = f.ComplaintForm(request.POST or None)
     chosen = next((v for v in villages if v.id == village_id), None)

@@ -19,8 +19,11 @@ from siltfence.apps.enforcement import services as s
 from siltfence.apps.enforcement.models import EnforcementDocument
 from siltfence.apps.enforcement.selectors import (
     ATTORNEY_LETTERS,
-    cases_visible_to,
+    enforcement_documents_visible_to,
+    enforcement_documents_with_service_visible_to,
+    party_of_application,
     sees_internal_record,
+    service_records_visible_to,
 )
 from siltfence.apps.enforcement.views import _now_local, said
 from siltfence.core.errors import SiltfenceError
@@ -31,9 +34,7 @@ from siltfence.presentation.forms import first_error, village_time
 @login_required
 @require_GET
 def document(request: HttpRequest, pk: int) -> HttpResponseBase:
-    stored = get_object_or_404(
-        EnforcementDocument.objects.filter(case__in=cases_visible_to(request.user)), pk=pk
-    )
+    stored = get_object_or_404(enforcement_documents_visible_to(user=request.user), pk=pk)
     # The letters to the village's attorney carry the staff's notes to the attorney: the
     # village's officials read them, not the party the case is against.
     if stored.kind in ATTORNEY_LETTERS and not sees_internal_record(
@@ -53,10 +54,7 @@ def document(request: HttpRequest, pk: int) -> HttpResponseBase:
 def _official_document(request: HttpRequest, pk: int) -> EnforcementDocument:
     """A document of a case the person may see, for the village's officials only."""
     stored = get_object_or_404(
-        EnforcementDocument.objects.filter(case__in=cases_visible_to(request.user))
-        .select_related("case", "action", "case__application")
-        .prefetch_related("services"),
-        pk=pk,
+        enforcement_documents_with_service_visible_to(user=request.user), pk=pk
     )
     if not village_ids(request.user, Role.STAFF, Role.INSPECTOR, Role.APPEALS_BOARD) & {
         stored.case.village_id
@@ -173,17 +171,15 @@ def _said_on_form(exc: SiltfenceError, form: Any) -> str:
 
 
 def _serve(request: HttpRequest, stored: EnforcementDocument, data: dict[str, Any]) -> None:
-    from siltfence.apps.permits.models import Party
-
     case = stored.case
     to = data["to"]
     party = None
     to_name = data["to_name"]
     if to.startswith("party-") and to.removeprefix("party-").isdecimal():
         party = (
-            Party.objects.filter(
-                pk=int(to.removeprefix("party-")), application_id=case.application_id
-            ).first()
+            party_of_application(
+                party_id=int(to.removeprefix("party-")), application_id=case.application_id
+            )
             if case.application_id is not None
             else None
         )
@@ -216,14 +212,7 @@ def _serve(request: HttpRequest, stored: EnforcementDocument, data: dict[str, An
 @login_required
 @require_POST
 def service_received(request: HttpRequest, pk: int) -> HttpResponse:
-    from siltfence.apps.enforcement.models import ServiceRecord
-
-    record = get_object_or_404(
-        ServiceRecord.objects.filter(
-            document__case__in=cases_visible_to(request.user)
-        ).select_related("document", "document__case"),
-        pk=pk,
-    )
+    record = get_object_or_404(service_records_visible_to(user=request.user), pk=pk)
     case = record.document.case
     if not (is_staff_of(request.user, case) or is_inspector_of(request.user, case)):
         raise PermissionDenied("Only the village's staff and inspectors record service.")

@@ -15,12 +15,18 @@ from siltfence.apps.accounts.rules import village_ids
 from siltfence.apps.enforcement.models import (
     EnforcementAction,
     EnforcementCase,
+    EnforcementDocument,
     ForfeitureSchedule,
     InterestRate,
+    Invoice,
+    LetterWording,
+    ServiceRecord,
     Violation,
+    ViolationPhoto,
     ViolationStatus,
     WorkCost,
 )
+from siltfence.apps.permits.models import Party, Permit, Village
 from siltfence.core.ordinance.loader import load
 
 
@@ -173,3 +179,71 @@ def case_with_everything(case_id: int, user: Any) -> EnforcementCase:
         ),
         pk=case_id,
     )
+
+
+# Reads the enforcement pages make, each scoped as its page was (decision 51: views read
+# through selectors).
+
+
+def villages_by_name() -> QuerySet[Village]:
+    """Every village, by name: the public complaint form's choice of village."""
+    return Village.objects.order_by("name")
+
+
+def permit_numbered(*, village_id: str, number: str) -> Permit | None:
+    """The village's permit with that number; None when the village has none."""
+    return Permit.objects.filter(village_id=village_id, number=number).first()
+
+
+def permit_of_application(*, application_id: int) -> Permit | None:
+    """The permit issued on the application, if one was."""
+    return Permit.objects.filter(application_id=application_id).first()
+
+
+def party_of_application(*, party_id: int, application_id: int) -> Party | None:
+    """A party named on the application; None for anyone else's."""
+    return Party.objects.filter(pk=party_id, application_id=application_id).first()
+
+
+def violations_reviewable_by(*, user: Any) -> QuerySet[Violation]:
+    """The violations of the villages where ``user`` is staff, who review them."""
+    return Violation.objects.filter(village_id__in=village_ids(user, Role.STAFF))
+
+
+def violation_photos_visible_to(*, user: Any) -> QuerySet[ViolationPhoto]:
+    """The photos of the violations of the villages where ``user`` is staff, inspector or
+    on the appeals board."""
+    villages = village_ids(user, Role.STAFF, Role.INSPECTOR, Role.APPEALS_BOARD)
+    return ViolationPhoto.objects.filter(violation__village_id__in=villages)
+
+
+def enforcement_documents_visible_to(*, user: Any) -> QuerySet[EnforcementDocument]:
+    """The documents of the cases ``user`` may see (``cases_visible_to``)."""
+    return EnforcementDocument.objects.filter(case__in=cases_visible_to(user))
+
+
+def enforcement_documents_with_service_visible_to(*, user: Any) -> QuerySet[EnforcementDocument]:
+    """The documents of the cases ``user`` may see, with their case, step, application and
+    service records: what the service pages show."""
+    return (
+        EnforcementDocument.objects.filter(case__in=cases_visible_to(user))
+        .select_related("case", "action", "case__application")
+        .prefetch_related("services")
+    )
+
+
+def service_records_visible_to(*, user: Any) -> QuerySet[ServiceRecord]:
+    """The service records of the documents of the cases ``user`` may see."""
+    return ServiceRecord.objects.filter(document__case__in=cases_visible_to(user)).select_related(
+        "document", "document__case"
+    )
+
+
+def invoices_visible_to(*, user: Any) -> QuerySet[Invoice]:
+    """The bills of the cases ``user`` may see, each with its case."""
+    return Invoice.objects.filter(case__in=cases_visible_to(user)).select_related("case")
+
+
+def letter_wordings_of(*, village: Village) -> QuerySet[LetterWording]:
+    """The village's own words for its letters, by kind."""
+    return LetterWording.objects.filter(village=village).order_by("kind")

@@ -15,8 +15,8 @@ from django.views.decorators.http import require_POST
 from siltfence.apps.accounts.rules import is_staff_of
 from siltfence.apps.enforcement import forms as f
 from siltfence.apps.enforcement import services as s
-from siltfence.apps.enforcement.models import EnforcementCase, Invoice
-from siltfence.apps.enforcement.selectors import cases_visible_to
+from siltfence.apps.enforcement.models import EnforcementCase
+from siltfence.apps.enforcement.selectors import cases_visible_to, invoices_visible_to
 from siltfence.apps.enforcement.views import _FormError, said
 from siltfence.core.errors import SiltfenceError
 from siltfence.core.ordinance.loader import load
@@ -143,10 +143,7 @@ def case_step(request: HttpRequest, pk: int, step: str) -> HttpResponse:
 @login_required
 @require_POST
 def invoice_step(request: HttpRequest, pk: int, step: str) -> HttpResponse:
-    invoice = get_object_or_404(
-        Invoice.objects.filter(case__in=cases_visible_to(request.user)).select_related("case"),
-        pk=pk,
-    )
+    invoice = get_object_or_404(invoices_visible_to(user=request.user), pk=pk)
     if step not in ("unpaid", "certify"):
         raise Http404
     if not is_staff_of(request.user, invoice.case):

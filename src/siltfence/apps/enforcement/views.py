@@ -31,7 +31,7 @@ from siltfence.apps.documents.addressees import case_addressees
 from siltfence.apps.enforcement import forms as f
 from siltfence.apps.enforcement import services as s
 from siltfence.apps.enforcement.documents import KIND_TITLES, _outside
-from siltfence.apps.enforcement.models import EnforcementCase, LetterWording
+from siltfence.apps.enforcement.models import EnforcementCase
 from siltfence.apps.enforcement.selectors import (
     ATTORNEY_LETTERS,
     case_timeline,
@@ -41,11 +41,14 @@ from siltfence.apps.enforcement.selectors import (
     forfeiture_schedule_in_force,
     forfeiture_summary,
     interest_rate_in_force,
+    letter_wordings_of,
     open_stop_work_order,
+    permit_of_application,
     sees_internal_record,
 )
 from siltfence.apps.outbox.selectors import messages_about_case
 from siltfence.apps.permits.models import Permit, Village
+from siltfence.apps.permits.selectors import villages_where_staff
 from siltfence.core.errors import SiltfenceError
 from siltfence.core.ordinance.loader import load
 from siltfence.presentation.forms import first_error
@@ -149,9 +152,7 @@ def cases(request: HttpRequest) -> HttpResponseBase:
             "download": download(request, CASES, count=page.paginator.count),
             "village_filter": village_filter(request, yours),
             "complaints": complaints_to_review(request.user)[:50],
-            "staff_villages": Village.objects.filter(
-                pk__in=village_ids(request.user, Role.STAFF)
-            ).order_by("name"),
+            "staff_villages": villages_where_staff(user=request.user),
             "can_record": bool(village_ids(request.user, Role.STAFF, Role.INSPECTOR)),
             "docket": sees_appeals_docket(request.user),
         },
@@ -205,7 +206,7 @@ def case_detail(request: HttpRequest, pk: int) -> HttpResponse:
     staff = is_staff_of(request.user, case)
     rule = ordinance.rules["enforcement"]
     permit = (
-        Permit.objects.filter(application_id=case.application_id).first()
+        permit_of_application(application_id=case.application_id)
         if case.application_id is not None
         else None
     )
@@ -342,10 +343,7 @@ def village_settings(request: HttpRequest, village: str) -> HttpResponse:
             "interest_form": f.InterestRateForm(initial={"effective_from": today.isoformat()}),
             "forfeiture_form": f.ForfeitureForm(initial={"effective_from": today.isoformat()}),
             "letters_form": f.LetterWordingForm(letters=_letters()),
-            "wordings": [
-                (KIND_TITLES[w.kind], w)
-                for w in LetterWording.objects.filter(village=place).order_by("kind")
-            ],
+            "wordings": [(KIND_TITLES[w.kind], w) for w in letter_wordings_of(village=place)],
         },
     )
 

@@ -12,6 +12,8 @@ from django.db.models import Q, QuerySet, Sum
 
 from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import village_ids
+from siltfence.apps.enforcement.models import WorkCost
+from siltfence.apps.enforcement.selectors import cases_visible_to
 from siltfence.apps.payments.models import FeeCorrection, Payment, PaymentPurpose
 from siltfence.core.fees import FeeComputed, schedule_fee
 
@@ -129,3 +131,8 @@ def fee_ledger(application: Any, on: datetime.date) -> FeeLedger:
         payments=payments,
         paid=fee_paid_total(application),
     )
+
+
+def work_costs_visible_to(*, user: Any) -> QuerySet[WorkCost]:
+    """The costs of village work of the cases ``user`` may see, each with its case."""
+    return WorkCost.objects.filter(case__in=cases_visible_to(user)).select_related("case")

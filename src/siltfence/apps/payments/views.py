@@ -14,8 +14,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_GET, require_POST
 
 from siltfence.apps.accounts.rules import is_staff_of
-from siltfence.apps.enforcement.models import Invoice, WorkCost
-from siltfence.apps.enforcement.selectors import cases_visible_to
+from siltfence.apps.enforcement.selectors import invoices_visible_to
 from siltfence.apps.payments import services
 from siltfence.apps.payments.forms import (
     CostCorrectForm,
@@ -25,7 +24,10 @@ from siltfence.apps.payments.forms import (
     PaymentCorrectForm,
 )
 from siltfence.apps.payments.receipts import receipt_pdf
-from siltfence.apps.payments.selectors import payments_visible_to
+from siltfence.apps.payments.selectors import (
+    payments_visible_to,
+    work_costs_visible_to,
+)
 from siltfence.apps.permits.selectors import applications_visible_to
 from siltfence.presentation.steps import form_step
 
@@ -91,10 +93,7 @@ def fee_payment(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def invoice_payment(request: HttpRequest, pk: int) -> HttpResponse:
     """A payment of the bill for the village's work, at most what is still owed."""
-    invoice = get_object_or_404(
-        Invoice.objects.filter(case__in=cases_visible_to(request.user)).select_related("case"),
-        pk=pk,
-    )
+    invoice = get_object_or_404(invoices_visible_to(user=request.user), pk=pk)
     _staff_only(request, invoice.case)
     form_step(
         request,
@@ -131,10 +130,7 @@ def fee_correct(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def cost_correct(request: HttpRequest, pk: int) -> HttpResponse:
-    cost = get_object_or_404(
-        WorkCost.objects.filter(case__in=cases_visible_to(request.user)).select_related("case"),
-        pk=pk,
-    )
+    cost = get_object_or_404(work_costs_visible_to(user=request.user), pk=pk)
     _staff_only(request, cost.case)
     form_step(
         request,

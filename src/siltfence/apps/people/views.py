@@ -8,7 +8,6 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
@@ -18,7 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from siltfence.apps.accounts.models import Membership, Role
 from siltfence.apps.accounts.rules import village_ids
-from siltfence.apps.accounts.selectors import membership_of_village, village_people
+from siltfence.apps.accounts.selectors import membership_of_village, user_by_pk, village_people
 from siltfence.apps.people import services
 from siltfence.apps.people.forms import AddForm, EndForm, TermForm
 from siltfence.apps.permits.models import Village
@@ -208,7 +207,7 @@ def _yourself(request: HttpRequest, membership: Membership) -> bool:
 def _fresh(request: HttpRequest) -> Any:
     """The signed-in user read again: its roles may have changed in this request."""
     assert request.user.is_authenticated  # the views that ask are ``login_required``
-    return get_user_model().objects.get(pk=request.user.pk)
+    return user_by_pk(user_id=request.user.pk)
 
 
 @login_required

@@ -9,7 +9,14 @@ from django.db.models import F, Q, QuerySet
 
 from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import village_ids
-from siltfence.apps.permits.models import Application, ApplicationStatus, FeeSchedule, Permit
+from siltfence.apps.permits.models import (
+    Application,
+    ApplicationStatus,
+    Document,
+    FeeSchedule,
+    Permit,
+    Village,
+)
 from siltfence.core.fees import SQ_FT, schedule_fee
 
 
@@ -138,3 +145,39 @@ def surety_expiry_warning(surety: Any, permit: Any, today: datetime.date) -> str
             f"{'' if days == 1 else 's'}: draw on it, or ask for its renewal, before then."
         )
     return ""
+
+
+def villages_where_staff(*, user: Any) -> QuerySet[Village]:
+    """The villages where ``user`` is staff, by name."""
+    return Village.objects.filter(pk__in=village_ids(user, Role.STAFF)).order_by("name")
+
+
+def village_by_pk(*, village_id: str) -> Village:
+    """The village ``village_id``; ``Village.DoesNotExist`` when there is none."""
+    return Village.objects.get(pk=village_id)
+
+
+def applications_of_applicant(*, user: Any) -> QuerySet[Application]:
+    """The applicant's own applications, newest first, with their site, village and
+    permit: the portal's list."""
+    return (
+        Application.objects.filter(applicant=user)
+        .select_related("site", "village", "permit")
+        .order_by("-created_at", "-pk")
+    )
+
+
+def documents_visible_to(*, user: Any) -> QuerySet[Document]:
+    """The documents of the applications ``user`` may see (``applications_visible_to``),
+    each with its application."""
+    return Document.objects.filter(application__in=applications_visible_to(user)).select_related(
+        "application"
+    )
+
+
+def application_facts_of_village(*, village: Village) -> list[Any]:
+    """The facts of every application the village has received (``None`` where an
+    application has none)."""
+    return list(
+        Application.objects.filter(village=village).values_list("determination__facts", flat=True)
+    )

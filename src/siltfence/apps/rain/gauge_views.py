@@ -27,8 +27,7 @@ from siltfence.apps.rain.gauges import (
     rain_gauge_reading_record,
     village_gauges,
 )
-from siltfence.apps.rain.models import RainDay
-from siltfence.apps.rain.selectors import permits_served
+from siltfence.apps.rain.selectors import permits_served, recent_rain_days, village_names
 from siltfence.core.errors import SiltfenceError
 from siltfence.core.ordinance.loader import load
 from siltfence.core.ordinance.sentences import day_words
@@ -47,12 +46,10 @@ def _refused(form: forms.Form, exc: SiltfenceError) -> None:
 @require_http_methods(["GET", "POST"])
 def gauges_page(request: HttpRequest) -> HttpResponse:
     """The village's gauges, and the form that adds one (its staff only)."""
-    from siltfence.apps.permits.models import Village
-
     villages = village_ids(request.user, Role.STAFF)
     if not villages:
         raise PermissionDenied
-    names = dict(Village.objects.filter(pk__in=villages).values_list("pk", "name"))
+    names = village_names(villages=villages)
     choices = sorted(((str(k), str(v)) for k, v in names.items()), key=lambda kv: kv[1])
     form = GaugeForm(request.POST if request.method == "POST" else None, villages=choices)
     status = 200
@@ -133,9 +130,7 @@ def gauge_page(request: HttpRequest, station_id: str) -> HttpResponse:
         status = 400
     recent = [
         {"day": day, "inches": None if tenths is None else inches_words(tenths)}
-        for day, tenths in RainDay.objects.filter(station=gauge)
-        .order_by("-day")
-        .values_list("day", "tenths_mm")[:RECENT_DAYS]
+        for day, tenths in recent_rain_days(station=gauge, most=RECENT_DAYS)
     ]
     return render(
         request,

@@ -143,3 +143,20 @@ def permits_served(stations: Iterable[str], villages: Iterable[str]) -> dict[str
         "elsewhere": permits.exclude(village_id__in=shown_villages).count(),
         "stations": wanted,
     }
+
+
+def village_names(*, villages: Iterable[str]) -> dict[str, str]:
+    """The names of ``villages`` by their ids."""
+    from siltfence.apps.permits.models import Village
+
+    return dict(Village.objects.filter(pk__in=villages).values_list("pk", "name"))
+
+
+def recent_rain_days(*, station: Station, most: int) -> list[tuple[datetime.date, int | None]]:
+    """The station's latest ``most`` days, newest first: each day and its rain in tenths of
+    a millimetre (None where the day is recorded as not known)."""
+    return list(
+        RainDay.objects.filter(station=station)
+        .order_by("-day")
+        .values_list("day", "tenths_mm")[:most]
+    )

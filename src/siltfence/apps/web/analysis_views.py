@@ -18,7 +18,8 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
-from siltfence.apps.permits.models import Application, Village
+from siltfence.apps.permits.models import Village
+from siltfence.apps.permits.selectors import application_facts_of_village
 from siltfence.apps.web.staff_views import staff_only
 from siltfence.core.analysis import (
     Report,
@@ -75,9 +76,7 @@ def _thresholds(ordinance: Ordinance, on: datetime.date) -> list[dict[str, Any]]
 
 def _past_projects(village: Village) -> Any:
     """The facts of every application the village has received, as columns."""
-    facts = Application.objects.filter(village=village).values_list(
-        "determination__facts", flat=True
-    )
+    facts = application_facts_of_village(village=village)
     return columns_from_records([f for f in facts if isinstance(f, dict)])
 
 

@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from siltfence.apps.permits.models import Document
-from siltfence.apps.permits.selectors import applications_visible_to
+from siltfence.apps.permits.selectors import documents_visible_to
 from siltfence.apps.permits.uploads import download_name
 from siltfence.core.ordinance.loader import load
 
@@ -25,12 +25,7 @@ logger = logging.getLogger("siltfence.documents")
 @login_required
 @require_GET
 def download(request: HttpRequest, pk: int) -> HttpResponseBase:
-    document = get_object_or_404(
-        Document.objects.filter(
-            application__in=applications_visible_to(request.user)
-        ).select_related("application"),
-        pk=pk,
-    )
+    document = get_object_or_404(documents_visible_to(user=request.user), pk=pk)
     try:
         handle = document.file.open("rb")
     except FileNotFoundError:

@@ -17,8 +17,12 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from siltfence.apps.permits import services
 from siltfence.apps.permits.clocks import decision_due_if_filed, review_clock
-from siltfence.apps.permits.models import Application, ApplicationStatus, Village
-from siltfence.apps.permits.selectors import applications_visible_to
+from siltfence.apps.permits.models import Application, ApplicationStatus
+from siltfence.apps.permits.selectors import (
+    applications_of_applicant,
+    applications_visible_to,
+    village_by_pk,
+)
 from siltfence.apps.permits.stored_clocks import stored_review_clock
 from siltfence.apps.web.forms import ApplyForm, ResponseForm, UploadForm
 from siltfence.apps.web.htmx import HtmxHttpRequest
@@ -69,11 +73,7 @@ def applicant_application(request: HttpRequest, pk: int) -> Application:
 @require_GET
 def portal(request: HttpRequest) -> HttpResponse:
     assert request.user.is_authenticated  # login_required
-    applications = (
-        Application.objects.filter(applicant=request.user)
-        .select_related("site", "village", "permit")
-        .order_by("-created_at", "-pk")
-    )
+    applications = applications_of_applicant(user=request.user)
     page = page_of(request, applications)
     rows = [{"application": a, "clock": stored_clock_words(a)} for a in page.object_list]
     return render(
@@ -114,7 +114,7 @@ def apply(request: HttpRequest) -> HttpResponse:
         try:
             application = services.application_create(
                 applicant=request.user,
-                village=Village.objects.get(pk=jurisdiction),
+                village=village_by_pk(village_id=jurisdiction),
                 address=data["address"],
                 parcel_number=data["parcel_number"],
                 legal_description=data["legal_description"],

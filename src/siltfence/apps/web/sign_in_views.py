@@ -19,7 +19,7 @@ from axes.handlers.proxy import AxesProxyHandler
 from axes.helpers import get_lockout_response
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import get_user_model, login, logout
+from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.signals import user_login_failed
@@ -57,7 +57,9 @@ from siltfence.apps.accounts.second_factor import (
     second_factor_reset,
     second_factor_turn_off,
 )
+from siltfence.apps.accounts.selectors import active_user, user_by_pk
 from siltfence.apps.permits.models import Village
+from siltfence.apps.permits.selectors import villages_where_staff
 from siltfence.apps.web.sign_in_forms import CodeForm, EnrolForm, ResetForm, SignInForm
 
 PENDING = "siltfence_sign_in"
@@ -98,11 +100,7 @@ def _pending(request: HttpRequest) -> tuple[Any, dict[str, Any]] | None:
     if not isinstance(data, dict):
         return None
     person = data.get("user")
-    user = (
-        get_user_model().objects.filter(pk=person, is_active=True).first()
-        if person is not None
-        else None
-    )
+    user = active_user(user_id=person) if person is not None else None
     fresh = time.time() - float(data.get("at", 0)) <= PENDING_SECONDS
     # The password changed since (a reset by email): the password step is void.
     same = user is not None and constant_time_compare(
@@ -331,7 +329,7 @@ def _account_page(
     request: HttpRequest, form: CodeForm | None = None, status: int = 200
 ) -> HttpResponse:
     user = request.user
-    staff_of = Village.objects.filter(pk__in=village_ids(user, Role.STAFF)).order_by("name")
+    staff_of = villages_where_staff(user=user)
     return render(
         request,
         "web/account.html",
@@ -453,7 +451,7 @@ def village_sign_in(request: HttpRequest, village: str) -> HttpResponse:
     status = 200
     if request.method == "POST":
         if form.is_valid():
-            person = get_user_model().objects.get(pk=form.cleaned_data["user"])
+            person = user_by_pk(user_id=form.cleaned_data["user"])
             try:
                 second_factor_reset(
                     staff=request.user,

@@ -19,12 +19,12 @@ from django.views.decorators.http import require_GET
 from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import village_ids
 from siltfence.apps.enforcement.register import bar_chart
-from siltfence.apps.permits.models import Village
 from siltfence.apps.yearreport.selectors import (
     FIRST_YEAR,
     LAST_YEAR,
     NOT_RECORDED,
     YearReport,
+    village_names,
     year_report,
 )
 from siltfence.core.ordinance.sentences import day_words
@@ -52,7 +52,7 @@ def year_report_view(request: HttpRequest) -> HttpResponse:
     staff_of = village_ids(request.user, Role.STAFF)
     if not staff_of:
         raise PermissionDenied(NOT_STAFF)
-    known = dict(Village.objects.order_by("name").values_list("pk", "name"))
+    known = village_names()
     mine = [(pk, name) for pk, name in known.items() if pk in staff_of]
     if not mine:
         raise PermissionDenied(NOT_STAFF)
