@@ -5,7 +5,9 @@
 - ``siltfence.presentation`` (what the pages of several apps share) imports no app;
 - a module imports a private name (one beginning with ``_``) only from a module of its own
   folder: what another folder uses is public, and says so by its name;
-- no source file is over 800 lines, migrations aside.
+- no source file is over 800 lines, migrations aside;
+- a page reads through selectors: no module of views (``views.py``, ``*_views.py``) reaches
+  a model's manager (``Model.objects``) itself.
 
 Each rule has a test that runs its scanner on a few lines written for it, so a scanner
 that found nothing because it looked at nothing would fail.
@@ -109,6 +111,18 @@ def long_files(package: Path) -> list[str]:
     return found
 
 
+def manager_reads_in_views(package: Path) -> list[str]:
+    """``X.objects`` in a module of views: a read (or write) that belongs in a selector."""
+    found = []
+    for path in _sources(package / "apps"):
+        if path.name != "views.py" and not path.name.endswith("_views.py"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr == "objects":
+                found.append(f"{path.relative_to(package)}:{node.lineno}")
+    return found
+
+
 def _write(root: Path, files: dict[str, str]) -> Path:
     package = root / "siltfence"
     for name, text in files.items():
@@ -186,6 +200,19 @@ def test_a_long_file_is_found(tmp_path: Path) -> None:
     assert long_files(package) == [f"apps/a/views.py: {LINE_LIMIT + 1} lines"]
 
 
+def test_a_manager_read_in_a_view_is_found_but_not_in_a_selector(tmp_path: Path) -> None:
+    package = _write(
+        tmp_path,
+        {
+            "apps/a/views.py": "def page(r):\n    return Permit.objects.all()\n",
+            "apps/a/staff_views.py": "rows = Permit.objects.filter(x=1)\n",
+            "apps/a/selectors.py": "def rows():\n    return Permit.objects.all()\n",
+            "apps/a/reviews.py": "n = Permit.objects.count()\n",
+        },
+    )
+    assert manager_reads_in_views(package) == ["apps/a/staff_views.py:1", "apps/a/views.py:2"]
+
+
 # The rules, on the source.
 
 
@@ -213,4 +240,9 @@ def test_no_module_imports_a_private_name_of_another_folder() -> None:
 
 def test_no_source_file_is_over_800_lines() -> None:
     found = long_files(PACKAGE)
+    assert not found, "\n".join(found)
+
+
+def test_no_view_reads_a_model_but_through_a_selector() -> None:
+    found = manager_reads_in_views(PACKAGE)
     assert not found, "\n".join(found)

@@ -104,3 +104,13 @@ def active_user(*, user_id: Any) -> Any:
 def user_by_pk(*, user_id: Any) -> Any:
     """The account ``user_id``, active or not; ``DoesNotExist`` when there is none."""
     return get_user_model().objects.get(pk=user_id)
+
+
+def account_with_email(*, email: str) -> Any:
+    """The account holding ``email`` (in any case); None when there is none."""
+    return get_user_model().objects.filter(email__iexact=email).first()
+
+
+def username_taken(*, username: str) -> bool:
+    """Whether an account has ``username`` already (in any case)."""
+    return bool(get_user_model().objects.filter(username__iexact=username).exists())

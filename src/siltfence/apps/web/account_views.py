@@ -19,6 +19,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from siltfence.apps.accounts.models import Role
 from siltfence.apps.accounts.rules import village_ids
+from siltfence.apps.accounts.selectors import account_with_email, username_taken
 from siltfence.apps.web.forms import ChoosePasswordForm, RegisterForm
 from siltfence.apps.web.sign_in_views import page_of_this_site
 
@@ -50,9 +51,8 @@ def _registration_email(request: HttpRequest, data: dict[str, str], after: str) 
     case, so it tells nobody which usernames or addresses have accounts."""
     from siltfence.apps.outbox.services import message_record
 
-    users = get_user_model().objects
     email = data["email"]
-    holder = users.filter(email__iexact=email).first()
+    holder = account_with_email(email=email)
     sign_in = request.build_absolute_uri(reverse("web:login"))
     if holder is not None:
         subject = "Your siltfence account"
@@ -63,7 +63,7 @@ def _registration_email(request: HttpRequest, data: dict[str, str], after: str) 
             "\n\nIf you did not ask for this, ignore this email."
         )
         secret = False
-    elif users.filter(username__iexact=data["username"]).exists():
+    elif username_taken(username=data["username"]):
         subject = "Choose another username to register"
         body = (
             f'Someone asked to register with this address and the username "{data["username"]}", '
@@ -124,10 +124,9 @@ def _registration_of(token: str) -> dict[str, str] | None:
 def register_confirm(request: HttpRequest, token: str) -> HttpResponse:
     """The link of the registration email: choose a password, and the account is made."""
     data = _registration_of(token)
-    users = get_user_model().objects
     if data is None:
         return render(request, "web/register_link_spent.html", {"reason": "expired"}, status=400)
-    if users.filter(username__iexact=data["username"]).exists():
+    if username_taken(username=data["username"]):
         return render(request, "web/register_link_spent.html", {"reason": "taken"}, status=400)
     person = get_user_model()(
         username=data["username"],
