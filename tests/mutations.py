@@ -246,7 +246,7 @@ MUTATIONS = (
     Mutation(
         "a registration link makes a second account for a username taken since it was sent",
         "src/siltfence/apps/web/account_views.py",
-        '    if users.filter(username__iexact=data["username"]).exists():\n        return render(',
+        '    if username_taken(username=data["username"]):\n        return render(',
         "    if False:\n        return render(",
         ("tests/integration/test_registration.py",),
     ),
