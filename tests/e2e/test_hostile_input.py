@@ -19,7 +19,6 @@ from contextlib import redirect_stderr, redirect_stdout
 from datetime import timedelta
 from unittest import mock
 
-import pint
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -27,7 +26,8 @@ from hypothesis import strategies as st
 from hanging import returns_within
 from siltfence.cli.main import run
 from siltfence.core.facts import FACTS
-from siltfence.core.quantities import MAX_MAGNITUDE, UNIT_NAMES
+from siltfence.core.quantities import MAX_MAGNITUDE
+from typed_quantities import typed_value
 
 pytestmark = pytest.mark.django_db
 
@@ -73,9 +73,6 @@ SHOWN_AS = {
     "excavation_fill_volume": "of excavation and fill",
     "underground_pipe_length": "of underground pipe",
 }
-REGISTRY = pint.UnitRegistry(cache_folder=None)
-# A number as typed, then maybe a unit: the shapes whose value is worked out below.
-TYPED = re.compile(r"\s*([-+]?[0-9,]*\.?[0-9]*(?:[eE][-+]?[0-9]+)?)\s*(.*?)\s*", re.ASCII)
 
 
 def in_force_on(on: str, *, empty_is_today: bool = False) -> bool:
@@ -90,26 +87,6 @@ def in_force_on(on: str, *, empty_is_today: bool = False) -> bool:
     except ValueError:
         return False
     return on >= ADOPTED and day.year <= 2100
-
-
-def typed_value(typed: str, unit: str) -> float | None:
-    """What ``typed`` is in the fact's ``unit``, worked out by pint from the number and the
-    unit written (1 acre = 43,560 sq ft), not by siltfence; None for text of another shape."""
-    match = TYPED.fullmatch(typed)
-    if match is None:
-        return None
-    number, spelling = match.groups()
-    try:
-        magnitude = float(number.replace(",", ""))
-    except ValueError:
-        return None
-    if not spelling:
-        return magnitude  # a plain number is in the fact's own unit
-    spelling = spelling.lower().replace("²", "^2").replace("³", "^3")
-    if spelling not in UNIT_NAMES:
-        return None
-    quantity = REGISTRY.Quantity(magnitude, UNIT_NAMES[spelling].pint)
-    return float(quantity.to(PINT_NAMES[unit]).magnitude)
 
 
 # -- the API -----------------------------------------------------------------------------
@@ -194,7 +171,7 @@ def test_any_quantity_and_date_sent_to_the_api_is_answered_or_refused_naming_it(
     assert in_force_on(on) and answer["evaluated_on"] == on
     read = answer["facts"][key]
     assert 0 <= read <= MAX_MAGNITUDE
-    expected = typed_value(typed, FACTS[key].unit)
+    expected = typed_value(typed, PINT_NAMES[FACTS[key].unit], fold=True)
     if expected is not None:  # text of another shape: the bounds only
         assert read == pytest.approx(expected, rel=1e-9, abs=1e-12), (typed, read)
 
@@ -249,7 +226,7 @@ def test_any_quantity_and_date_typed_on_the_home_page_is_answered_or_named(clien
     if typed.strip() == "":  # an empty box is a fact not given
         assert shown[2] is not None and shown[1] == "0"
         return
-    expected = typed_value(typed.strip(), FACTS[key].unit)
+    expected = typed_value(typed.strip(), PINT_NAMES[FACTS[key].unit], fold=True)
     if expected is not None:  # shown to two decimals
         assert abs(float(shown[1].replace(",", "")) - expected) <= 0.005 + 1e-9 * expected
 

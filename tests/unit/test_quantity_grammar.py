@@ -33,6 +33,7 @@ from siltfence.core.quantities import (
     to_unit,
 )
 from siltfence.core.timeline.events import parse_events
+from typed_quantities import REGISTRY, typed_value
 
 REPO = Path(__file__).resolve().parents[2]
 DESIGN = REPO / "ordinances/spencer-wi/cases/design"
@@ -356,7 +357,7 @@ def test_any_value_of_a_plan_quantity_is_read_or_refused_naming_its_path(field, 
         assert stored is None
         return
     assert isinstance(stored, float) and _within_bounds(stored)
-    expected = _as_typed(value, PLAN_UNITS[field])
+    expected = typed_value(value, PLAN_UNITS[field])
     if expected is not None:  # text outside the shapes worked out here: bounds only
         assert stored == pytest.approx(expected, rel=1e-9, abs=1e-12)
 
@@ -380,29 +381,9 @@ PLAN_UNITS = {
     "dewatering device area": "foot ** 2",
     "dewatering water temperature": "degree_Fahrenheit",
 }
+
+
 # A number as typed, then maybe a unit: the shapes whose value is worked out below.
-_TYPED = re.compile(r"\s*([-+]?[0-9,]*\.?[0-9]*(?:[eE][-+]?[0-9]+)?)\s*(.*?)\s*", re.ASCII)
-
-
-def _as_typed(value: object, unit: str) -> float | None:
-    """What ``value`` is in ``unit`` (pint's name), worked out by pint from the number and
-    the unit typed, not by siltfence; None for text of another shape."""
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return float(value)  # a plain number is in the field's own unit
-    if not isinstance(value, str) or (match := _TYPED.fullmatch(value)) is None:
-        return None
-    number, spelling = match.groups()
-    try:
-        magnitude = float(number.replace(",", ""))
-    except ValueError:
-        return None
-    if not spelling:
-        return magnitude
-    if spelling not in UNIT_NAMES:
-        return None
-    return float(REGISTRY.Quantity(magnitude, UNIT_NAMES[spelling].pint).to(unit).magnitude)
-
-
 def _stored(plan: ControlPlan, path: str) -> object:
     """The value ``parse_plan`` kept for the field at ``path``."""
     if match := re.fullmatch(r"plan\.site\.features\[(\d+)\]\.properties\.(\w+)", path):
@@ -427,7 +408,6 @@ def test_any_rain_amount_is_read_within_bounds_or_refused_naming_the_event_field
     assert _within_bounds(event.fields["inches"])
 
 
-REGISTRY = pint.UnitRegistry(cache_folder=None)
 AREA_NAMES = sorted(s for s, u in UNIT_NAMES.items() if u.dimension == "area")
 
 
