@@ -381,22 +381,27 @@ def test_the_register_search_finds_a_permit_by_any_part_of_its_number_or_address
 @pytest.mark.parametrize(
     "number", ["", "1", "2", "3", "4", "99", "0", "-1", "abc", "1.5", "１", "9" * 5000]
 )
-def test_a_text_search_s_page_and_count_come_from_one_query_and_are_the_paginator_s(people, number):
+def test_a_text_search_s_page_and_count_come_from_one_query_and_are_the_paginator_s(
+    people, number, monkeypatch
+):
     """Five permits match "Scale St", two a page: pages 1 and 2 are full, page 3 holds the
     fifth, and any other ``?page=`` is the page Django's paginator gives (the first for a
-    word, the last past the end or below 1). A page that has rows is read in one query."""
+    word, the last past the end or below 1). A page that has rows is read in one query,
+    with both counts (the permits and the sites without a permit) beside its ids."""
     from django.core.paginator import Paginator
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from siltfence.apps.enforcement.register import _matching
+    from siltfence.apps.enforcement import register
 
     build(people, 25)
-    matching, _ = _matching({"q": "Scale St"})
+    monkeypatch.setattr(register, "PAGE_SIZE", 2)
+    matching, query = register._matching({"q": "Scale St"})
+    sites = register._sites_without_permit(query)
     django_s = Paginator(matching.values_list("pk", flat=True), 2).get_page(number)
     with CaptureQueriesContext(connection) as queries:
-        ours = paging.ids_page_counted_with_it(number, matching, 2)
-        ids = list(ours.object_list)
+        ours, ids, _ = register._page_of_rows(number, matching, sites, True)
+        ids = list(ids)
     assert (ours.number, ours.paginator.count, ours.paginator.num_pages) == (
         django_s.number,
         django_s.paginator.count,
@@ -406,8 +411,9 @@ def test_a_text_search_s_page_and_count_come_from_one_query_and_are_the_paginato
     assert ids == list(django_s.object_list)
     assert len(ids) == (1 if ours.number == 3 else 2)
     assert ours.number == {"2": 2, "3": 3, "4": 3, "99": 3, "0": 3, "-1": 3}.get(number, 1)
-    # Past the end: the page read found nothing, then the paginator counts and reads the
-    # last page; below 1, or longer than a page number, the paginator alone.
+    # Past the end: the page read found nothing, then both are counted and the last page
+    # read; below 1, or longer than a page number, counted and read without the search's
+    # one query.
     assert len(queries) == {"4": 3, "99": 3, "0": 2, "-1": 2, "9" * 5000: 2}.get(number, 1)
 
 

@@ -9,7 +9,6 @@ from collections.abc import Callable
 from typing import Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, QuerySet, Window
 from django.http import HttpRequest
 from django.urls import reverse
 
@@ -21,46 +20,6 @@ MAX_PAGE_TEXT = 12
 def page_of(request: HttpRequest, items: Any, *, per_page: int | None = None) -> Page[Any]:
     number = str(request.GET.get("page", ""))[:MAX_PAGE_TEXT]
     return Paginator(items, per_page or PAGE_SIZE).get_page(number)
-
-
-# Paginator is generic in the stubs only: not subscriptable at run time.
-class _Counted(Paginator):  # type: ignore[type-arg]
-    """A paginator whose count is already known (read with the page's rows)."""
-
-    def __init__(self, count: int, per_page: int) -> None:
-        super().__init__((), per_page)
-        self.known = count
-
-    @property
-    def count(self) -> int:
-        return self.known
-
-
-def ids_page_counted_with_it(number_text: str, matching: QuerySet[Any], per_page: int) -> Page[Any]:
-    """A page of the ids of ``matching`` (ordered), and how many match in all, read in one
-    query (``COUNT(*) OVER ()`` beside each id of the page): the page Django's paginator
-    gives for ``number_text``.
-
-    For a search whose matches cost as much to count as to page (a text search, which
-    finds them through indexes on the text): it finds them once instead of twice. A list
-    read in the order of an index counts faster on its own, so it keeps ``page_of``. A
-    page past the end has no row to carry the count, and is then found by the paginator
-    (the last page), as is a page number below 1 or too long to be one."""
-    try:
-        # A longer text is no page number of ours: the paginator says which page it is.
-        wanted = int(number_text) if len(number_text) <= MAX_PAGE_TEXT else 0
-    except ValueError:
-        wanted = 1
-    if wanted >= 1:
-        bottom = (wanted - 1) * per_page
-        found = list(
-            matching.annotate(in_all=Window(Count("*"))).values_list("pk", "in_all")[
-                bottom : bottom + per_page
-            ]
-        )
-        if found:
-            return Page([pk for pk, _ in found], wanted, _Counted(found[0][1], per_page))
-    return Paginator(matching.values_list("pk", flat=True), per_page).get_page(number_text)
 
 
 def page_links(request: HttpRequest, page: Page[Any]) -> list[dict[str, Any]]:
