@@ -554,8 +554,8 @@ MUTATIONS = (
     Mutation(
         "an answer names none of the readings its rule rests on",
         "src/siltfence/core/timeline/context.py",
-        '        for id in rule.get("readings", ()):\n',
-        "        for id in ():\n",
+        '                for gap_id in rule.get("readings", ())\n',
+        "                for gap_id in ()\n",
         ("tests/unit/timeline/test_readings_on_answers.py",),
     ),
     Mutation(
@@ -793,6 +793,20 @@ MUTATIONS = (
         "return sites[max(bottom - many_permits, 0) : top - many_permits]",
         "return sites[0 : top - bottom]",
         ("tests/integration/test_register_sites_without_permit.py",),
+    ),
+    Mutation(
+        "the recompute shares an event between permits whatever its place in each record",
+        "src/siltfence/apps/duties/services.py",
+        "key = (village_id, len(record), kind, at, text)",
+        "key = (village_id, 0, kind, at, text)",
+        ("tests/integration/test_duties_recompute.py",),
+    ),
+    Mutation(
+        "the engine takes checked events in the order given, not in time order",
+        "src/siltfence/core/timeline/engine.py",
+        "    checked = sorted(checked, key=lambda e: e.at)\n",
+        "",
+        ("tests/unit/timeline/test_events.py",),
     ),
 )
 

@@ -156,6 +156,62 @@ def test_an_event_that_did_not_recompute_its_permit_makes_that_permit_stale(peop
 
 
 @pytest.mark.django_db
+def test_an_event_many_permits_share_is_read_once_and_each_permit_keeps_its_own_record(people):
+    """The recompute reads the station's rain, the same on every permit, once; each permit's
+    duties are still those of its own record: the rain is the 5th event of one record and
+    the 6th of another (an inspection the day before it), and only the permit inspected
+    after the rain has its inspection met."""
+    plain, inspected, earlier = _permits(people, 3)
+    TimelineEvent.objects.create(
+        application=inspected.application,
+        type="self_inspection",
+        at=local(2026, 7, 9, 8),
+        fields={"inspector": "Pat Doe", "phase": "grading"},
+    )
+    TimelineEvent.objects.create(
+        application=earlier.application,
+        type="self_inspection",
+        at=local(2026, 7, 7, 10),
+        fields={"inspector": "Pat Doe", "phase": "grading"},
+    )
+    moment = local(2026, 7, 9, 18)
+    assert duties_recompute_all(as_of=moment, everything=True).recomputed == 3
+
+    def record(permit):
+        return list(
+            TimelineEvent.objects.filter(application=permit.application).order_by("at", "id")
+        )
+
+    def rain_duty(permit):
+        stored = PermitDuties.objects.get(pk=permit.pk).duties
+        [rain] = [d for d in stored if d["kind"] == "rain_inspection"]
+        return rain
+
+    for permit in (plain, inspected, earlier):
+        rows = record(permit)
+        [rain_index] = [i for i, e in enumerate(rows) if e.type == "rain"]
+        assert rain_duty(permit)["rain"]["events"] == [rain_index]
+    assert rain_duty(earlier)["rain"]["events"] == [rain_duty(plain)["rain"]["events"][0] + 1]
+    # Due through the day after the rain (gap 3), so still open at 18:00 that day.
+    assert (rain_duty(plain)["status"], rain_duty(plain)["due"]) == ("open", "2026-07-09")
+    assert rain_duty(earlier)["status"] == "open"  # inspected before the rain, not after
+    met = rain_duty(inspected)
+    assert (met["status"], met["met_by"]["index"]) == ("met", len(record(inspected)) - 1)
+    # What each permit stores is what the engine answers for its record given whole.
+    from siltfence.core.timeline import compute
+
+    for permit in (plain, inspected, earlier):
+        events = [{"type": e.type, "at": e.at, **e.fields} for e in record(permit)]
+        answer = compute("spencer-wi", events, as_of=moment)
+        expected = [
+            d.to_json(answer.as_of)
+            for d in answer.duties
+            if d.kind not in ("review_decision", "re_review_decision")
+        ]
+        assert PermitDuties.objects.get(pk=permit.pk).duties == expected
+
+
+@pytest.mark.django_db
 def test_an_office_closure_makes_only_that_villages_permits_stale(people):
     spencer = _permits(people, 2)
     glarus = _permits(people, 1, village="new-glarus-wi")
@@ -231,3 +287,28 @@ def test_stored_duties_go_stale_when_a_new_inspection_period_begins(people):
         if d["kind"] == "municipal_inspection"
     ]
     assert periods == ["2026-07-01", "2026-08-01"]
+
+
+@pytest.mark.django_db
+def test_the_stored_duties_are_compressed_with_lz4_where_the_server_has_it():
+    """On PostgreSQL a permit's duties (about 13 kB of JSON) are compressed with lz4, the
+    cheaper to write at each full recompute; a server built without lz4 keeps its default.
+    SQLite keeps them as text, with no compression to choose."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        if connection.vendor != "postgresql":
+            cursor.execute(
+                "SELECT type FROM pragma_table_info('duties_permitduties') WHERE name = 'duties'"
+            )
+            assert cursor.fetchone()[0].lower() == "text"
+            return
+        cursor.execute(
+            "SELECT 'lz4' = ANY(enumvals) FROM pg_settings WHERE name = 'default_toast_compression'"
+        )
+        has_lz4 = cursor.fetchone()[0]
+        cursor.execute(
+            "SELECT attcompression FROM pg_attribute "
+            "WHERE attrelid = 'duties_permitduties'::regclass AND attname = 'duties'"
+        )
+        assert cursor.fetchone()[0] == ("l" if has_lz4 else "")

@@ -167,3 +167,30 @@ def test_a_stored_moment_handed_over_as_a_datetime_reads_as_its_text_does():
 def test_a_datetime_without_a_zone_is_refused_naming_the_field():
     with pytest.raises(SiltfenceError, match=r"^events\[0\]\.at: expected an ISO 8601"):
         compute("spencer-wi", [{"type": "work_started", "at": datetime.datetime(2026, 6, 8)}])
+
+
+def test_events_checked_one_by_one_give_the_answer_of_the_whole_record_in_any_order():
+    """A caller that checks each event once (the stored duties' recompute, with
+    ``parse_event``) and hands them to ``compute_checked`` in another order gets what
+    ``compute`` answers for the record: the rain of 0.6 in on 2026-06-03 is inspected
+    after it by the self-inspection of 2026-06-05, the 4th event (index 3), the first of
+    the two made after it."""
+    from siltfence.core.ordinance.loader import load
+    from siltfence.core.timeline import compute_checked, parse_event
+
+    raw = [
+        ev("application_received", "2026-05-01T09:00"),
+        ev("permit_issued", "2026-05-04T10:00"),
+        ev("work_started", "2026-06-01T07:00"),
+        ev("self_inspection", "2026-06-05T09:00", inspector="Pat Doe", phase="grading"),
+        ev("rain", "2026-06-03", inches=0.6),
+        ev("self_inspection", "2026-06-09T09:00", inspector="Pat Doe", phase="grading"),
+    ]
+    zone = ZoneInfo("America/Chicago")
+    as_of = datetime.datetime(2026, 6, 10, 12, tzinfo=zone)
+    whole = compute("spencer-wi", raw, as_of).to_json()
+    [rain] = [d for d in whole["duties"] if d["kind"] == "rain_inspection"]
+    assert (rain["status"], rain["met_by"]["index"]) == ("met", 3)
+    checked = [parse_event(item, index, zone) for index, item in enumerate(raw)]
+    given = list(reversed(checked))
+    assert compute_checked(load("spencer-wi"), given, as_of).to_json() == whole

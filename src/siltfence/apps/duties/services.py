@@ -56,8 +56,16 @@ def permit_duties_recompute(
 
     Reads the permits' events in chunks (a query per chunk, not per permit), runs the
     core's engine on each permit, and writes the results back in bulk, each with what it
-    was computed from (``inputs``) and when it next changes by itself (``recompute_by``)."""
-    from siltfence.core.timeline import compute
+    was computed from (``inputs``) and when it next changes by itself (``recompute_by``).
+
+    An event many permits share (a station's rain, a self-inspection written for every
+    site at once) is read and checked once per chunk: the engine's own check
+    (``parse_event``) of the stored type, moment and fields, kept by its place in the
+    record and its village, and handed to ``compute_checked``."""
+    from django.db.models import TextField
+    from django.db.models.functions import Cast
+
+    from siltfence.core.timeline import Event, compute_checked, parse_event
 
     ids = sorted(set(permit_ids))
     moment = as_of or timezone.now()
@@ -68,23 +76,35 @@ def permit_duties_recompute(
         permits = list(
             Permit.objects.filter(pk__in=chunk).values_list("pk", "application_id", "village_id")
         )
-        events: dict[int, list[dict[str, Any]]] = defaultdict(list)
+        village_of = {a: v for _, a, v in permits}
+        events: dict[int, list[Event]] = defaultdict(list)
         last_ids: dict[int, int] = {}
-        zones = {v: ZoneInfo(load(v).time_zone) for _, _, v in permits}
+        zones = {v: ZoneInfo(load(v).time_zone) for v in village_of.values()}
         closures.update(closures_of([v for v in zones if v not in closures]))
         rows = (
-            TimelineEvent.objects.filter(application_id__in=[a for _, a, _ in permits])
+            TimelineEvent.objects.filter(application_id__in=list(village_of))
             .order_by("application_id", "at", "id")
-            .values_list("application_id", "id", "type", "at", "fields")
+            # The fields as the database's text: the key an event shared is found by.
+            .annotate(text=Cast("fields", TextField()))
+            .values_list("application_id", "id", "type", "at", "text")
         )
-        for application_id, pk, kind, at, fields in rows:
-            # The stored moment goes to the core as it is, with no round trip through text.
-            events[application_id].append({"type": kind, "at": at, **fields})
+        seen: dict[tuple[str, int, str, datetime.datetime, str], Event] = {}
+        for application_id, pk, kind, at, text in rows:
+            record = events[application_id]
+            village_id = village_of[application_id]
+            key = (village_id, len(record), kind, at, text)
+            event = seen.get(key)
+            if event is None:
+                # The stored moment goes to the core as it is, with no round trip through
+                # text.
+                item = {"type": kind, "at": at, **json.loads(text)}
+                event = seen[key] = parse_event(item, len(record), zones[village_id])
+            record.append(event)
             last_ids[application_id] = max(pk, last_ids.get(application_id, 0))
         states = []
         for pk, application_id, village_id in permits:
             zone = zones[village_id]
-            timeline = compute(
+            timeline = compute_checked(
                 load(village_id),
                 events[application_id],
                 as_of=moment.astimezone(zone),

@@ -4,6 +4,8 @@ Public surface:
 
 - ``compute(jurisdiction, events, as_of=None, office_closures=None) -> Timeline``;
   ``Timeline.to_json()`` is the public contract's shape (DESIGN.md).
+- ``parse_event(item, index, zone)`` and ``compute_checked(ordinance, checked, ...)``: the
+  same in two steps, for a caller that reads an event many records share once.
 - ``parse_as_of(text, zone)``, ``parse_office_closures(items)``: the options as the CLI
   and the API read them, with the same messages.
 - ``EVENT_TYPES``: the event types and their fields.
@@ -19,20 +21,28 @@ from siltfence.core.timeline.counting import (
     OfficeCalendar,
     rule_for,
 )
-from siltfence.core.timeline.engine import compute, parse_as_of, parse_office_closures
-from siltfence.core.timeline.events import EVENT_TYPES, EventError
+from siltfence.core.timeline.engine import (
+    compute,
+    compute_checked,
+    parse_as_of,
+    parse_office_closures,
+)
+from siltfence.core.timeline.events import EVENT_TYPES, Event, EventError, parse_event
 from siltfence.core.timeline.model import Timeline
 
 __all__ = [
     "EVENT_TYPES",
     "CountingRule",
     "DayDeadline",
+    "Event",
     "EventError",
     "HourDeadline",
     "OfficeCalendar",
     "Timeline",
     "compute",
+    "compute_checked",
     "parse_as_of",
+    "parse_event",
     "parse_office_closures",
     "rule_for",
 ]

@@ -29,6 +29,7 @@ class Context:
     # The permit's term, once worked out (``clocks.permit_term``); None: no permit issued.
     permit: Permit | None = None
     _by_type: dict[tuple[str, ...], list[Event]] = field(default_factory=dict, repr=False)
+    _readings: dict[tuple[int, int], tuple[Reading, ...]] = field(default_factory=dict, repr=False)
 
     # -- events ---------------------------------------------------------------------
 
@@ -112,11 +113,17 @@ class Context:
     ) -> tuple[Reading, ...]:
         """The gaps of the text an answer of ``rule`` rests on (its ``readings:``, gap ids
         of ``rules.yaml``), each with its number as of ``on``, shown among the notes too."""
-        found = []
-        for id in rule.get("readings", ()):
-            gap = self.gap(id, on)
-            found.append(Reading(id, None if gap is None else gap.get("number")))
-        return tuple(found)
+        # Kept for the gap notes in force on ``on``: a weekly duty asks for every week.
+        gaps = self.ordinance.gaps_on(on)
+        key = (id(rule), id(gaps))
+        found = self._readings.get(key)
+        if found is None:
+            found = self._readings[key] = tuple(
+                Reading(gap_id, None if gap is None else gap.get("number"))
+                for gap_id in rule.get("readings", ())
+                for gap in [self.gap(gap_id, on)]
+            )
+        return found
 
 
 def not_before(event: Event, anchor: Event) -> bool:

@@ -32,7 +32,7 @@ from siltfence.core.timeline.enforcement import (
     forfeiture,
     work_without_permit,
 )
-from siltfence.core.timeline.events import EventError, parse_events, parse_moment
+from siltfence.core.timeline.events import Event, EventError, parse_events, parse_moment
 from siltfence.core.timeline.model import Timeline
 
 
@@ -51,8 +51,22 @@ def compute(
     legal holidays) for this computation; weekends are always closed.
     """
     ordinance = jurisdiction if isinstance(jurisdiction, Ordinance) else load(jurisdiction)
+    checked = parse_events(events, ZoneInfo(ordinance.time_zone))
+    return compute_checked(ordinance, checked, as_of, office_closures)
+
+
+def compute_checked(
+    ordinance: Ordinance,
+    checked: list[Event],
+    as_of: datetime.datetime | None = None,
+    office_closures: frozenset[datetime.date] | None = None,
+) -> Timeline:
+    """``compute`` on events already read by ``parse_event`` in the village's zone, each
+    with its index in the record (the stored duties' recompute reads an event that many
+    permits share once). The checks between events are made here, as ``compute`` makes
+    them."""
     zone = ZoneInfo(ordinance.time_zone)
-    checked = parse_events(events, zone)
+    checked = sorted(checked, key=lambda e: e.at)
     _check_in_force(ordinance, checked)
     _check_extensions(ordinance, checked)
     _check_retractions(ordinance, checked)

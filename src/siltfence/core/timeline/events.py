@@ -250,11 +250,13 @@ def parse_events(raw: Any, zone: datetime.tzinfo) -> list[Event]:
         raise SiltfenceError(
             f"events: expected a list of events, got {_shown(raw)}", field="events"
         )
-    events = [_event(item, index, zone) for index, item in enumerate(raw)]
+    events = [parse_event(item, index, zone) for index, item in enumerate(raw)]
     return sorted(events, key=lambda e: e.at)
 
 
-def _event(item: Any, index: int, zone: datetime.tzinfo) -> Event:
+def parse_event(item: Any, index: int, zone: datetime.tzinfo) -> Event:
+    """One event of a record, checked: ``index`` is its place in the record's list, which
+    the messages and ``met_by`` name."""
     where = f"events[{index}]"
     if not isinstance(item, dict):
         raise EventError(where, f"expected an object with type and at, got {_shown(item)}")

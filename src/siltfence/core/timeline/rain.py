@@ -25,6 +25,7 @@ So 0.50000027 in (12.7 mm) qualifies and 0.48818924 in (12.4 mm) does not.
 from __future__ import annotations
 
 import datetime
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
@@ -37,8 +38,10 @@ MM_PER_INCH = (Decimal(repr(INCH)) * 1000).normalize()  # 25.4, from the one tab
 TENTH = Decimal("0.1")
 
 
+@functools.lru_cache(maxsize=4096)
 def to_tenths_mm(inches: float) -> Decimal:
-    """Inches as millimetres rounded to 0.1 mm, GHCN-Daily's precision."""
+    """Inches as millimetres rounded to 0.1 mm, GHCN-Daily's precision (kept for the
+    amounts last seen: a station's rain is read for every permit it falls on)."""
     return (Decimal(repr(inches)) * MM_PER_INCH).quantize(TENTH, rounding=ROUND_HALF_UP)
 
 
