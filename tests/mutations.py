@@ -808,6 +808,13 @@ MUTATIONS = (
         "",
         ("tests/unit/timeline/test_events.py",),
     ),
+    Mutation(
+        "the chapter cache serves its entry whatever files it was read from",
+        "src/siltfence/core/ordinance/cache.py",
+        'if not isinstance(data, dict) or data.get("key") != key:',
+        "if not isinstance(data, dict):",
+        ("tests/unit/test_loader_cache.py",),
+    ),
 )
 
 

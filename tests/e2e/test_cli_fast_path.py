@@ -86,11 +86,18 @@ def test_a_determination_does_not_import_the_full_command_line(tmp_path: Path) -
         f"'--facts', {str(facts)!r}, '--on', '2026-06-01']\n"
         "from siltfence.cli.determine import run\n"
         "run()\n"
-        "heavy = ('typer', 'click', 'rich', 'django', 'argparse')\n"
+        # Nor what only types, the checks of a chapter or naming its cache need: typing
+        # (the core imports it for the type checker only), hashlib, the YAML reader.
+        "heavy = ('typer', 'click', 'rich', 'django', 'argparse', 'typing', 'hashlib', 'yaml')\n"
         "heavy = sorted(m for m in heavy if m in sys.modules)\n"
         "sys.stderr.write(repr(heavy))\n"
     )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    env = {**os.environ, "SILTFENCE_CACHE_DIR": str(tmp_path / "cache")}
+    # The first run reads and checks the chapter and keeps it; the second is a user's.
+    for _ in range(2):
+        done = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, env=env
+        )
     assert done.returncode == 0, done.stderr
     assert '"applies": true' in done.stdout
     assert done.stderr == "[]"

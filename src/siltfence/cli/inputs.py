@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import datetime
 import sys
-from typing import Any
 
 from siltfence.core.errors import SiltfenceError
+
+TYPE_CHECKING = False  # typing is not imported at run time: see siltfence/core/__init__.py
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def read_json_file(source: str, what: str) -> Any:

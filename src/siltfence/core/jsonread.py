@@ -17,9 +17,12 @@ import json
 import math
 import re
 from itertools import accumulate
-from typing import Any
 
 from siltfence.core.errors import SiltfenceError
+
+TYPE_CHECKING = False  # typing is not imported at run time: see siltfence/core/__init__.py
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_BYTES = 5 * 1024 * 1024
 MAX_DEPTH = 64

@@ -26,7 +26,10 @@ import math
 import re
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Final
+
+TYPE_CHECKING = False  # typing is not imported at run time: see siltfence/core/__init__.py
+if TYPE_CHECKING:
+    from typing import Final
 
 MAX_CHARS: Final = 40
 # No measurement of a site is near these (1e12 sq ft is 35,000 square miles); values past

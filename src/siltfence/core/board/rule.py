@@ -16,9 +16,12 @@ against; an abstention not counted).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from siltfence.core.ordinance.schema import Citation, Context, fail
+
+TYPE_CHECKING = False  # typing is not imported at run time: see siltfence/core/__init__.py
+if TYPE_CHECKING:
+    from typing import Any
 
 MAJORITY_RULES = ("majority_of_seated", "majority_of_votes_cast")
 # The statute names a first and a second alternate; the screens and the seating follow it.

@@ -1,9 +1,10 @@
 """The cache of checked ordinance folders.
 
 A folder that passed its checks is kept, as JSON, in the user's cache directory
-(``$SILTFENCE_CACHE_DIR``, else ``~/.cache/siltfence``). Its key is made of each file's size
-and modification time and of the loader's own code, so the next process skips reading and
-checking unchanged files, and any change is a fresh read.
+(``$SILTFENCE_CACHE_DIR``, else ``~/.cache/siltfence``), one file per folder. Its key is made
+of each file's size and modification time and of the loader's own code, and is kept whole
+in the file beside the checked data: the next process skips reading and checking unchanged
+files, and any change is a fresh read.
 """
 
 from __future__ import annotations
@@ -12,10 +13,13 @@ import functools
 import importlib.util
 import os
 from pathlib import Path
-from typing import Any
 
 from siltfence.core.ordinance import states as _states
 from siltfence.core.ordinance.specs import FILES
+
+TYPE_CHECKING = False  # typing is not imported at run time: see siltfence/core/__init__.py
+if TYPE_CHECKING:
+    from typing import Any
 
 # The modules whose code reads or checks a chapter: a change to any is a fresh read. Found
 # by name, not imported: a process that finds its chapter in the cache (a determination
@@ -53,8 +57,7 @@ def _cache_dir() -> Path:
 
 
 def _cache_key(folder: Path) -> str:
-    import hashlib
-
+    """What a cached folder must have been read from, in full ("" when a file is missing)."""
     # Imported here, not above: the loader imports this module.
     from siltfence.core.ordinance import loader as _loader
 
@@ -75,7 +78,17 @@ def _cache_key(folder: Path) -> str:
             except OSError:
                 return ""
             parts.append(f"{path.parent.name}/{path.name}:{stat.st_size}:{stat.st_mtime_ns}")
-    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:32]
+    return "|".join(parts)
+
+
+def _cache_file(folder: Path) -> Path:
+    """The folder's entry, named by the folder and a checksum of where it is (not a digest of
+    the key: the key is compared whole when read, so the name need only tell folders apart,
+    and a cold determination does not load a hashing library for it)."""
+    import binascii
+
+    where = binascii.crc32(str(folder.resolve()).encode())
+    return _cache_dir() / f"ordinance-{folder.name}-{where:08x}{CACHE_SUFFIX}"
 
 
 # The cache holds the checked files as JSON (what YAML gave: text, numbers, true/false,
@@ -83,28 +96,33 @@ def _cache_key(folder: Path) -> str:
 CACHE_SUFFIX = ".json"
 
 
-def _cache_read(key: str) -> dict[str, Any] | None:
+def _cache_read(folder: Path, key: str) -> dict[str, Any] | None:
+    """The checked data kept for ``folder`` if it was read from ``key``, else None."""
     if not key:
         return None
     import json
 
     try:
-        with open(_cache_dir() / f"ordinance-{key}{CACHE_SUFFIX}", encoding="utf-8") as handle:
+        with open(_cache_file(folder), encoding="utf-8") as handle:
             data = json.load(handle)
     except (OSError, ValueError, RecursionError):
         return None
-    return data if isinstance(data, dict) else None
+    if not isinstance(data, dict) or data.get("key") != key:
+        return None
+    raw = data.get("raw")
+    return raw if isinstance(raw, dict) else None
 
 
-def _cache_write(key: str, raw: dict[str, Any]) -> None:
+def _cache_write(folder: Path, key: str, raw: dict[str, Any]) -> None:
     if not key:
         return
     import json
     import tempfile
 
-    directory = _cache_dir()
+    entry = _cache_file(folder)
+    directory = entry.parent
     try:
-        text = json.dumps(raw, ensure_ascii=False, allow_nan=False)
+        text = json.dumps({"key": key, "raw": raw}, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError):
         return  # something JSON cannot hold exactly: not cached, read each time
     try:
@@ -113,6 +131,6 @@ def _cache_write(key: str, raw: dict[str, Any]) -> None:
             "w", encoding="utf-8", dir=directory, delete=False
         ) as handle:
             handle.write(text)
-        os.replace(handle.name, directory / f"ordinance-{key}{CACHE_SUFFIX}")
+        os.replace(handle.name, entry)
     except OSError:
         pass  # a read-only home only costs speed

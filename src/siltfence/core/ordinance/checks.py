@@ -16,7 +16,6 @@ import datetime
 import itertools
 import re
 from collections.abc import Mapping
-from typing import Any
 
 from siltfence.core.errors import OrdinanceFileError
 from siltfence.core.facts import FACTS
@@ -30,6 +29,10 @@ from siltfence.core.ordinance.schema import (
     as_date,
 )
 from siltfence.core.quantities import UNITS, convert_between
+
+TYPE_CHECKING = False  # typing is not imported at run time: see siltfence/core/__init__.py
+if TYPE_CHECKING:
+    from typing import Any
 
 _ID = r"[a-z][a-z0-9-]*"
 

@@ -21,7 +21,6 @@ import os
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
 
 from siltfence.core.board import rule as _board
 from siltfence.core.errors import OrdinanceFileError, UnknownJurisdiction
@@ -55,6 +54,10 @@ from siltfence.core.ordinance.specs import (
     SECTIONS_SPEC,
     STATED_RULES,
 )
+
+TYPE_CHECKING = False  # typing is not imported at run time: see siltfence/core/__init__.py
+if TYPE_CHECKING:
+    from typing import Any
 
 # What this module offers: the loading entry points, and the names now kept beside it (the
 # specs, the cache's file suffix) that other code has always imported from here.
@@ -125,14 +128,14 @@ def load_folder(folder: Path) -> Ordinance:
     parsing and checking unchanged files (a cold CLI determination stays fast).
     """
     key = _cache_key(folder)
-    cached = _cache_read(key)
+    cached = _cache_read(folder, key)
     if cached is not None:
         try:
             return _build(folder, cached)
         except Exception:  # a damaged cache entry costs a fresh read, no more
             pass
     raw = _read_and_check(folder)
-    _cache_write(key, raw)
+    _cache_write(folder, key, raw)
     return _build(folder, raw)
 
 

@@ -20,12 +20,15 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from siltfence.core.board.rule import BoardRule
 from siltfence.core.errors import NotInForce
 from siltfence.core.ordinance import sentences as _sentences
 from siltfence.core.ordinance.state_law import CountingRuleData, HolidayCalendar, StateLaw
+
+TYPE_CHECKING = False  # typing is not imported at run time: see siltfence/core/__init__.py
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @dataclass(frozen=True)
@@ -75,7 +78,11 @@ class Version:
     note: str
 
 
-@dataclass(frozen=True)
+# Compared by identity (eq=False): a chapter is loaded once per process, and a dated one is
+# kept per span of dates; no code asks whether two are equal field by field, and the
+# comparison and hash a frozen dataclass would write for its thirty fields cost a cold
+# determination a millisecond to create.
+@dataclass(frozen=True, eq=False)
 class Ordinance:
     id: str
     name: str

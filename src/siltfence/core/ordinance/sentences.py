@@ -36,12 +36,14 @@ import datetime
 import re
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
 
 from siltfence.core.errors import OrdinanceFileError
 from siltfence.core.quantities import UNIT_NAMES, convert_between
 
+TYPE_CHECKING = False  # typing is not imported at run time: see siltfence/core/__init__.py
 if TYPE_CHECKING:
+    from typing import Any
+
     from siltfence.core.ordinance.model import Parameter, ParameterValue
 
 Path = tuple[str | int, ...]

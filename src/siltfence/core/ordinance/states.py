@@ -26,7 +26,6 @@ import string
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
 
 from siltfence.core.errors import OrdinanceFileError
 from siltfence.core.ordinance.schema import Citation, Context, MapOf, OneOf, as_date, check, fail
@@ -42,6 +41,10 @@ from siltfence.core.ordinance.state_law import (
     ShortPeriod,
     StateLaw,
 )
+
+TYPE_CHECKING = False  # typing is not imported at run time: see siltfence/core/__init__.py
+if TYPE_CHECKING:
+    from typing import Any
 
 STATES_DIR = "_states"
 STATE_FILES = ("state.yaml", "holidays.yaml", "counting.yaml")

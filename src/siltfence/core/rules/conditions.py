@@ -19,11 +19,14 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from siltfence.core.facts import FACTS, Facts
 from siltfence.core.ordinance.model import Ordinance
 from siltfence.core.quantities import convert_between, format_quantity
+
+TYPE_CHECKING = False  # typing is not imported at run time: see siltfence/core/__init__.py
+if TYPE_CHECKING:
+    from typing import Any
 
 # op: (phrase when it holds, phrase when it does not)
 _PHRASES = {

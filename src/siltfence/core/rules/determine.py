@@ -19,12 +19,15 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass, field
-from typing import Any
 
 from siltfence.core.facts import FACTS, Facts, parse_facts
 from siltfence.core.ordinance.loader import load
 from siltfence.core.ordinance.model import Ordinance
 from siltfence.core.rules.conditions import evaluate, facts_used
+
+TYPE_CHECKING = False  # typing is not imported at run time: see siltfence/core/__init__.py
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @dataclass(frozen=True)
