@@ -30,8 +30,9 @@ from __future__ import annotations
 
 import datetime
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 from zoneinfo import ZoneInfo
 
 from siltfence.core.ordinance.sentences import in_words
@@ -41,6 +42,8 @@ if TYPE_CHECKING:
     from siltfence.core.ordinance.model import Ordinance
 
 UTC = datetime.UTC
+# How many counted deadlines a rule keeps before it starts afresh.
+KEPT_DEADLINES = 4096
 SATURDAY, SUNDAY = 5, 6
 
 
@@ -72,6 +75,9 @@ class HourDeadline:
     due: datetime.datetime
     counting: Counting
     moved: str | None = None
+
+
+_Deadline = TypeVar("_Deadline", DayDeadline, HourDeadline)
 
 
 def day_label(day: datetime.date) -> str:
@@ -179,6 +185,18 @@ class CountingRule:
         self.citation = citation
         self.closed_on_saturdays = closed_on_saturdays
         self.stands_in_for = stands_in_for
+        # Deadlines already counted, by what they were counted from: a rule is kept per
+        # chapter (``rule_for``), and the permits of a village count the same weeks and
+        # the same rains again and again. Each deadline is immutable.
+        self._counted: dict[tuple[Any, ...], DayDeadline | HourDeadline] = {}
+
+    def _kept(self, key: tuple[Any, ...], count: Callable[[], _Deadline]) -> _Deadline:
+        found = self._counted.get(key)
+        if found is None:
+            if len(self._counted) >= KEPT_DEADLINES:
+                self._counted.clear()
+            found = self._counted[key] = count()
+        return found  # type: ignore[return-value]
 
     @property
     def id(self) -> str:
@@ -228,6 +246,11 @@ class CountingRule:
         ``filing``: the act is a notice or other filing with the village office, which a
         rule with ``saturday_filing`` moves off a Saturday the office is closed.
         """
+        return self._kept(
+            ("days", start, n, filing), lambda: self._days_after(start, n, filing=filing)
+        )
+
+    def _days_after(self, start: datetime.date, n: int, *, filing: bool) -> DayDeadline:
         plain = start + datetime.timedelta(days=n)
         short = self.data.short_period
         if short is not None and n < short.under_days:
@@ -276,13 +299,16 @@ class CountingRule:
     def plain_days_after(self, start: datetime.date, n: int, why: str) -> DayDeadline:
         """The ``n``-th day after ``start``, never moved: for a period that is not a time
         within which an act is to be done (``why`` says which reading, and its gap)."""
-        return DayDeadline(
-            start + datetime.timedelta(days=n),
-            Counting(
-                self.id,
-                self.citation,
-                f"{days_text(n)}, the day of the event excluded and the last day included; "
-                f"the last day does not move: {why}",
+        return self._kept(
+            ("plain", start, n, why),
+            lambda: DayDeadline(
+                start + datetime.timedelta(days=n),
+                Counting(
+                    self.id,
+                    self.citation,
+                    f"{days_text(n)}, the day of the event excluded and the last day included; "
+                    f"the last day does not move: {why}",
+                ),
             ),
         )
 
@@ -291,6 +317,9 @@ class CountingRule:
 
     def hours_after(self, start: datetime.datetime, n: int) -> HourDeadline:
         """The end of a period of ``n`` hours that begins at ``start``."""
+        return self._kept(("hours", start, n), lambda: self._hours_after(start, n))
+
+    def _hours_after(self, start: datetime.datetime, n: int) -> HourDeadline:
         counting = Counting(
             self.id, self.citation, self._says(self.data.says_hours, n, "after the event")
         )
@@ -343,9 +372,11 @@ class CountingRule:
         return DayDeadline(day, counting, moved)
 
 
+@functools.lru_cache(maxsize=64)
 def rule_for(ordinance: Ordinance) -> CountingRule:
     """The counting rule a jurisdiction's ``time_counting`` setting names, around its state's
-    legal holidays."""
+    legal holidays: one per chapter (a chapter is compared by identity), so the deadlines
+    it has counted are kept for the next permit."""
     time_counting = ordinance.time_counting
     closed = ordinance.office_calendar.get("closed_on_saturdays")
     instead = time_counting.get("stands_in_for") if time_counting.get("stands_in") else None
