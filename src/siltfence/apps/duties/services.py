@@ -256,38 +256,42 @@ def _recompute_chunk(ids: list[int], moment: datetime.datetime) -> int:
     return permit_duties_recompute(permit_ids=ids, as_of=moment)
 
 
-def _duties_store(states: list[PermitDuties]) -> None:
-    """Replace these permits' stored duties, in one transaction. On PostgreSQL the rows go
-    in by COPY: a bulk INSERT would quote every duty list's JSON on the client first, which
-    costs more than computing it."""
+# The columns of a stored duties row, in the order ``_state`` gives them.
+STORED_COLUMNS = (
+    "permit_id",
+    "village_id",
+    "computed_at",
+    "as_of",
+    "next_due",
+    "open_count",
+    "overdue_count",
+    "duties",
+    "recompute_by",
+    "inputs",
+)
+
+
+def _duties_store(states: list[tuple[Any, ...]]) -> None:
+    """Replace these permits' stored duties (rows of ``STORED_COLUMNS``), in one
+    transaction. On PostgreSQL the rows go in by COPY: a bulk INSERT would quote every duty
+    list's JSON on the client first, which costs more than computing it; and they are kept
+    as plain rows until then, not models, whose making costs as much again."""
     with transaction.atomic():
-        PermitDuties.objects.filter(permit_id__in=[s.permit_id for s in states]).delete()
+        PermitDuties.objects.filter(permit_id__in=[s[0] for s in states]).delete()
         if connection.vendor != "postgresql":
-            PermitDuties.objects.bulk_create(states, batch_size=1000)
+            PermitDuties.objects.bulk_create(
+                [PermitDuties(**dict(zip(STORED_COLUMNS, s, strict=True))) for s in states],
+                batch_size=1000,
+            )
             return
         table = PermitDuties._meta.db_table
-        columns = (
-            "permit_id, village_id, computed_at, as_of, next_due, open_count, overdue_count, "
-            "duties, recompute_by, inputs"
-        )
+        duties = STORED_COLUMNS.index("duties")
         with connection.cursor() as cursor:
             raw = cursor.cursor  # psycopg's own cursor: Django's wrapper has no copy()
-            with raw.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+            with raw.copy(f"COPY {table} ({', '.join(STORED_COLUMNS)}) FROM STDIN") as copy:
                 for s in states:
-                    copy.write_row(
-                        (
-                            s.permit_id,
-                            s.village_id,
-                            s.computed_at,
-                            s.as_of,
-                            s.next_due,
-                            s.open_count,
-                            s.overdue_count,
-                            json.dumps(s.duties),
-                            s.recompute_by,
-                            s.inputs,
-                        )
-                    )
+                    text = json.dumps(s[duties])
+                    copy.write_row((*s[:duties], text, *s[duties + 1 :]))
 
 
 def _state(
@@ -297,7 +301,8 @@ def _state(
     zone: ZoneInfo,
     moment: datetime.datetime,
     inputs: str,
-) -> PermitDuties:
+) -> tuple[Any, ...]:
+    """A permit's stored duties as a row of ``STORED_COLUMNS``."""
     # The duties alone, as the timeline's output gives them, less the review clocks (the
     # queue's, stored on the application): the rest of the output is not stored.
     duties = [
@@ -313,17 +318,17 @@ def _state(
     changes = [] if next_due is None else [next_due]
     if timeline.changes_on is not None:
         changes.append(datetime.datetime.combine(timeline.changes_on, datetime.time(0), zone))
-    return PermitDuties(
-        permit_id=pk,
-        village_id=village_id,
-        computed_at=timezone.now(),
-        as_of=moment,
-        next_due=next_due,
-        open_count=sum(1 for d in open_ones if d["status"] == "open"),
-        overdue_count=sum(1 for d in open_ones if d["status"] == "overdue"),
-        duties=duties,
-        recompute_by=min(changes) if changes else None,
-        inputs=inputs,
+    return (
+        pk,
+        village_id,
+        timezone.now(),
+        moment,
+        next_due,
+        sum(1 for d in open_ones if d["status"] == "open"),
+        sum(1 for d in open_ones if d["status"] == "overdue"),
+        duties,
+        min(changes) if changes else None,
+        inputs,
     )
 
 
