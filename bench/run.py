@@ -408,7 +408,7 @@ def main() -> None:
         "core_determinations": core_throughput(count=5000, repeats=5),
         "duties_engine_alone": duties_recompute(count=1000, repeats=3),
         "rain_by_year_stream": rain_by_year_stream(rows=2_000_000, repeats=3),
-        "amendment_analysis": amendment_analysis(count=1_000_000, repeats=5),
+        "amendment_analysis": amendment_analysis(count=1_000_000, repeats=15),
         "hostile_input": hostile_input(repeats=5),
         "daily_sweep_postgres": sweep_postgres(count=100_000, sample=5_000),
         "web_postgres": web_postgres(),

@@ -815,6 +815,27 @@ MUTATIONS = (
         "if not isinstance(data, dict):",
         ("tests/unit/test_loader_cache.py",),
     ),
+    Mutation(
+        "the analysis reads a run of choices from the first choice as reaching the last",
+        "src/siltfence/core/analysis/vector.py",
+        "return np.less_equal(value.view(np.uint8), high)",
+        "return np.greater_equal(value, low)",
+        ("tests/unit/analysis/test_vector_conditions.py",),
+    ),
+    Mutation(
+        "the analysis counts 'not given' among the choices of a run that ends at the last",
+        "src/siltfence/core/analysis/vector.py",
+        "return np.greater_equal(value, low)  # the run ends at the last choice",
+        "return np.greater_equal(value, -1)",
+        ("tests/unit/analysis/test_vector_conditions.py",),
+    ),
+    Mutation(
+        "the amendment report shifts every plan by one where the versions list the same kinds",
+        "src/siltfence/core/analysis/amendment.py",
+        "return judged.plan + np.int8(1)",
+        "return judged.plan + np.int8(2)",
+        ("tests/unit/analysis/test_amendment.py",),
+    ),
 )
 
 

@@ -165,6 +165,9 @@ CONTROLS = ["neither", "fences or bales", "sedimentation basins"]
 def _plans(judged: Judged, kinds: list[str]) -> Any:
     """Each project's plan as an index into ``kinds`` (0: none), whatever order the
     version lists its own plan kinds in."""
+    places = [kinds.index(kind) for kind in judged.plan_kinds]
+    if places == list(range(1, len(places) + 1)):
+        return judged.plan + np.int8(1)  # the version's own order: -1 (no plan) becomes 0
     out = np.zeros(judged.plan.shape[0], dtype=np.int8)
     for index, kind in enumerate(judged.plan_kinds):  # a few kinds: sums beat a gather
         out += (judged.plan == index).view(np.int8) * np.int8(kinds.index(kind))
