@@ -818,15 +818,15 @@ MUTATIONS = (
     Mutation(
         "the analysis reads a run of choices from the first choice as reaching the last",
         "src/siltfence/core/analysis/vector.py",
-        "return np.less_equal(value.view(np.uint8), high)",
-        "return np.greater_equal(value, low)",
+        "found = np.less_equal(value.view(np.uint8), high)",
+        "found = np.greater_equal(value, low)",
         ("tests/unit/analysis/test_vector_conditions.py",),
     ),
     Mutation(
         "the analysis counts 'not given' among the choices of a run that ends at the last",
         "src/siltfence/core/analysis/vector.py",
-        "return np.greater_equal(value, low)  # the run ends at the last choice",
-        "return np.greater_equal(value, -1)",
+        "found = np.greater_equal(value, low)  # the run ends at the last choice",
+        "found = np.greater_equal(value, -1)",
         ("tests/unit/analysis/test_vector_conditions.py",),
     ),
     Mutation(

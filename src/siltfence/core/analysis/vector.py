@@ -254,12 +254,15 @@ class _Compiler:
             return np.zeros(self.columns.n, dtype=bool)
         low, high = wanted[0], wanted[-1]
         if wanted == list(range(low, high + 1)) and value.dtype == np.int8:
+            found: Bools
             if high == len(FACTS[key].choices) - 1:
-                return np.greater_equal(value, low)  # the run ends at the last choice
-            if low == 0:
+                found = np.greater_equal(value, low)  # the run ends at the last choice
+            elif low == 0:
                 # Read as unsigned, "not given" (-1) is 255, above every choice.
-                return np.less_equal(value.view(np.uint8), high)
-            return np.greater_equal(value, low) & np.less_equal(value, high)
+                found = np.less_equal(value.view(np.uint8), high)
+            else:
+                found = np.greater_equal(value, low) & np.less_equal(value, high)
+            return found
         inside = np.zeros(self.columns.n, dtype=bool)
         for code in wanted:
             inside |= value == code
