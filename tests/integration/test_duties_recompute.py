@@ -46,6 +46,16 @@ def _permits(people, count, village="spencer-wi"):
     return permits
 
 
+def _self_inspection(permit, at):
+    """A self-inspection written straight to the table, as a bulk load would leave it."""
+    TimelineEvent.objects.create(
+        application=permit.application,
+        type="self_inspection",
+        at=at,
+        fields={"inspector": "Pat Doe", "phase": "grading"},
+    )
+
+
 def _stored():
     return {
         row.permit_id: (row.duties, row.next_due, row.open_count, row.overdue_count)
@@ -134,12 +144,7 @@ def test_an_event_that_did_not_recompute_its_permit_makes_that_permit_stale(peop
     # Written straight to the table, as a bulk load or a failed on-commit hook would leave it.
     # The station's rain of 2026-07-08 is a day's total: it ends at midnight, so an
     # inspection "after" it (§ 413-8E(3)(g)) is one made from July 9 on.
-    TimelineEvent.objects.create(
-        application=second.application,
-        type="self_inspection",
-        at=local(2026, 7, 9, 8),
-        fields={"inspector": "Pat Doe", "phase": "grading"},
-    )
+    _self_inspection(second, local(2026, 7, 9, 8))
     later = local(2026, 7, 9, 9)
     assert stale_permit_ids(later) == [second.pk]
     assert duties_recompute_all(as_of=later).recomputed == 1
@@ -162,18 +167,8 @@ def test_an_event_many_permits_share_is_read_once_and_each_permit_keeps_its_own_
     the 6th of another (an inspection the day before it), and only the permit inspected
     after the rain has its inspection met."""
     plain, inspected, earlier = _permits(people, 3)
-    TimelineEvent.objects.create(
-        application=inspected.application,
-        type="self_inspection",
-        at=local(2026, 7, 9, 8),
-        fields={"inspector": "Pat Doe", "phase": "grading"},
-    )
-    TimelineEvent.objects.create(
-        application=earlier.application,
-        type="self_inspection",
-        at=local(2026, 7, 7, 10),
-        fields={"inspector": "Pat Doe", "phase": "grading"},
-    )
+    _self_inspection(inspected, local(2026, 7, 9, 8))
+    _self_inspection(earlier, local(2026, 7, 7, 10))
     moment = local(2026, 7, 9, 18)
     assert duties_recompute_all(as_of=moment, everything=True).recomputed == 3
 
@@ -267,12 +262,7 @@ def test_stored_duties_go_stale_when_a_new_inspection_period_begins(people):
         at=local(2026, 7, 20, 10),
         fields={"inspector": "Building Inspector", "result": "in compliance"},
     )
-    TimelineEvent.objects.create(
-        application=permit.application,
-        type="self_inspection",
-        at=local(2026, 7, 29, 9),
-        fields={"inspector": "Pat Doe", "phase": "grading"},
-    )
+    _self_inspection(permit, local(2026, 7, 29, 9))
     moment = local(2026, 7, 30, 12)
     duties_recompute_all(as_of=moment)
     state = PermitDuties.objects.get(pk=permit.pk)
