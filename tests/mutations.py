@@ -554,8 +554,8 @@ MUTATIONS = (
     Mutation(
         "an answer names none of the readings its rule rests on",
         "src/siltfence/core/timeline/context.py",
-        '                for gap_id in rule.get("readings", ())\n',
-        "                for gap_id in ()\n",
+        '            for gap_id in rule.get("readings", ()):\n',
+        "            for gap_id in ():\n",
         ("tests/unit/timeline/test_readings_on_answers.py",),
     ),
     Mutation(

@@ -118,11 +118,11 @@ class Context:
         key = (id(rule), id(gaps))
         found = self._readings.get(key)
         if found is None:
-            found = self._readings[key] = tuple(
-                Reading(gap_id, None if gap is None else gap.get("number"))
-                for gap_id in rule.get("readings", ())
-                for gap in [self.gap(gap_id, on)]
-            )
+            readings = []
+            for gap_id in rule.get("readings", ()):
+                gap = self.gap(gap_id, on)
+                readings.append(Reading(gap_id, None if gap is None else gap.get("number")))
+            found = self._readings[key] = tuple(readings)
         return found
 
 
