@@ -836,6 +836,13 @@ MUTATIONS = (
         "return judged.plan + np.int8(2)",
         ("tests/unit/analysis/test_amendment.py",),
     ),
+    Mutation(
+        "a deadline in hours is kept by the wall time it was counted from, not the instant",
+        "src/siltfence/core/timeline/counting.py",
+        'key = ("hours", start.astimezone(UTC), start.tzinfo, n)',
+        'key = ("hours", start, n)',
+        ("tests/unit/timeline/test_duties.py",),
+    ),
 )
 
 

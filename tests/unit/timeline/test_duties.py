@@ -164,6 +164,19 @@ def test_a_storm_with_an_end_time_is_due_24_hours_after_it_in_new_glarus():
     )
 
 
+@pytest.mark.parametrize("order", [("-05:00", "-06:00"), ("-06:00", "-05:00")])
+def test_a_storm_ending_in_the_hour_the_clock_turns_back_is_counted_from_its_own_instant(order):
+    """Sunday 2026-11-01 the clock turns back at 02:00 CDT to 01:00 CST, so 01:30 comes twice.
+    24 hours after 01:30 CDT (06:30 UTC) is 00:30 CST on Monday; after 01:30 CST (07:30 UTC)
+    it is 01:30 CST. Each is its own deadline, whichever the engine counted first."""
+    due = {"-05:00": "2026-11-02T00:30:00-06:00", "-06:00": "2026-11-02T01:30:00-06:00"}
+    permit, started = ev("permit_issued", "2026-10-01"), ev("work_started", "2026-10-05T07:00")
+    for offset in order:
+        rain = ev("rain", "2026-10-31", inches=0.6, ended_at=f"2026-11-01T01:30:00{offset}")
+        duty = one(run("new-glarus-wi", [permit, started, rain]), "rain_inspection")
+        assert duty["due"] == due[offset]
+
+
 def test_spencer_moves_the_day_after_a_saturday_storm_off_the_sunday():
     # Rain Saturday June 13 -> next day Sunday June 14 -> Monday June 15.
     events = [PERMIT, STARTED, ev("rain", "2026-06-13", inches=0.8)]

@@ -317,7 +317,10 @@ class CountingRule:
 
     def hours_after(self, start: datetime.datetime, n: int) -> HourDeadline:
         """The end of a period of ``n`` hours that begins at ``start``."""
-        return self._kept(("hours", start, n), lambda: self._hours_after(start, n))
+        # Kept by the instant and the zone, not the wall time: in the hour a clock turns
+        # back, 01:30 CDT and 01:30 CST are equal datetimes but an hour apart.
+        key = ("hours", start.astimezone(UTC), start.tzinfo, n)
+        return self._kept(key, lambda: self._hours_after(start, n))
 
     def _hours_after(self, start: datetime.datetime, n: int) -> HourDeadline:
         counting = Counting(
