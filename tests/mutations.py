@@ -843,6 +843,13 @@ MUTATIONS = (
         'key = ("hours", start, n)',
         ("tests/unit/timeline/test_duties.py",),
     ),
+    Mutation(
+        "a list's cells lose the heading a phone's width shows beside each",
+        "src/siltfence/presentation/tables.py",
+        """parts.append(f'<td data-label="{heading}">{column.page(row)}</td>\\n')""",
+        """parts.append(f"<td>{column.page(row)}</td>\\n")""",
+        ("tests/unit/test_table_markup.py",),
+    ),
 )
 
 

@@ -32,6 +32,7 @@ from django.template.loader import render_to_string
 from django.utils import formats, timezone
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import capfirst
 
 # The most rows a download holds; past it the file ends with a line saying so.
 MAX_ROWS = 100_000
@@ -185,15 +186,29 @@ class Table[R]:
         return [column.heading for column in self.columns]
 
     def page(self, rows: Iterable[R]) -> SafeString:
-        """The table as the page shows it (``web/_table.html``)."""
-        shown = [
-            {
-                "class": self.row_class(row) if self.row_class is not None else "",
-                "cells": [(column.heading, column.page(row)) for column in self.columns],
-            }
-            for row in rows
+        """The table as the page shows it: a stacked USWDS table in a region that scrolls
+        on its own, each cell labelled with its heading for a phone's width. Written here,
+        not by a template: a list of fifty rows has hundreds of cells, which the template
+        engine took a third of a staff page's time to write."""
+        label = ""
+        if self.label:
+            label = format_html(' tabindex="0" role="region" aria-label="{}"', capfirst(self.label))
+        testid = format_html(' data-testid="{}"', self.testid) if self.testid else ""
+        labels = [conditional_escape(column.heading) for column in self.columns]
+        parts = [
+            f'<div class="table-wrap"{label}><table class="usa-table usa-table--borderless '
+            f'usa-table--stacked"{testid}>\n<thead><tr>',
+            *(f'<th scope="col">{heading}</th>' for heading in labels),
+            "</tr></thead>\n<tbody>",
         ]
-        return mark_safe(render_to_string("web/_table.html", {"table": self, "rows": shown}))
+        for row in rows:
+            shown = self.row_class(row) if self.row_class is not None else ""
+            parts.append(f'<tr class="{conditional_escape(shown)}">\n' if shown else "<tr>\n")
+            for heading, column in zip(labels, self.columns, strict=True):
+                parts.append(f'<td data-label="{heading}">{column.page(row)}</td>\n')
+            parts.append("</tr>\n")
+        parts.append("</tbody></table></div>\n")
+        return mark_safe("".join(parts))
 
     def csv(self, rows: Iterable[R], *, villages: Collection[str]) -> StreamingHttpResponse:
         """Every row, streamed, up to ``MAX_ROWS``; then, if there are more, a line saying
