@@ -850,6 +850,13 @@ MUTATIONS = (
         """parts.append(f"<td>{column.page(row)}</td>\\n")""",
         ("tests/unit/test_table_markup.py",),
     ),
+    Mutation(
+        "a chapter's counting rule is made again for every computation, its deadlines lost",
+        "src/siltfence/core/timeline/counting.py",
+        "    rule = _RULES.get(ordinance)\n",
+        "    rule = None\n",
+        ("tests/unit/timeline/test_counting.py",),
+    ),
 )
 
 

@@ -6,13 +6,14 @@ every move. Each expected date is worked out by hand in the comment beside it.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from siltfence.core.ordinance.loader import load
-from siltfence.core.timeline import CountingRule, OfficeCalendar
+from siltfence.core.timeline import CountingRule, OfficeCalendar, rule_for
 
 D = datetime.date
 CHICAGO = ZoneInfo("America/Chicago")
@@ -215,3 +216,17 @@ def test_a_few_closure_days_are_each_listed():
     eleven = ten | {D(2026, 7, 16)}
     says = NEW_GLARUS.business_days_after(D(2026, 7, 1), 3, office(eleven)).counting.says
     assert "11 days from 2026-07-06 to 2026-07-16" in says
+
+
+def test_a_chapter_keeps_its_counting_rule_however_many_other_chapters_are_counted():
+    """One rule per loaded chapter, with the deadlines it has counted, for as long as the
+    chapter lives: counting for a thousand other chapters (a state's villages) does not
+    push it out, and a copy of a chapter is a chapter of its own."""
+    spencer = load("spencer-wi")
+    rule = rule_for(spencer)
+    week = rule.days_after(datetime.date(2026, 6, 1), 7)
+    others = [dataclasses.replace(spencer) for _ in range(1000)]
+    assert all(rule_for(o) is not rule for o in others)
+    assert rule_for(spencer) is rule
+    assert rule.days_after(datetime.date(2026, 6, 1), 7) is week  # counted once, kept
+    assert week.due == datetime.date(2026, 6, 8)

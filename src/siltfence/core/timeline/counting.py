@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import datetime
 import functools
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -375,11 +376,23 @@ class CountingRule:
         return DayDeadline(day, counting, moved)
 
 
-@functools.lru_cache(maxsize=64)
+# One rule per loaded chapter, for as long as the chapter lives: a state's worth of villages
+# (and each one's dated chapters) never push one another's rule, and the deadlines it has
+# counted, out of a fixed-size cache.
+_RULES: weakref.WeakKeyDictionary[Ordinance, CountingRule] = weakref.WeakKeyDictionary()
+
+
 def rule_for(ordinance: Ordinance) -> CountingRule:
     """The counting rule a jurisdiction's ``time_counting`` setting names, around its state's
     legal holidays: one per chapter (a chapter is compared by identity), so the deadlines
     it has counted are kept for the next permit."""
+    rule = _RULES.get(ordinance)
+    if rule is None:
+        rule = _RULES[ordinance] = _rule_of(ordinance)
+    return rule
+
+
+def _rule_of(ordinance: Ordinance) -> CountingRule:
     time_counting = ordinance.time_counting
     closed = ordinance.office_calendar.get("closed_on_saturdays")
     instead = time_counting.get("stands_in_for") if time_counting.get("stands_in") else None
